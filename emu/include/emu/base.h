@@ -1,0 +1,132 @@
+// Tilecraft AscendC emulator: qualifiers, source locations and the error channel.
+//
+// Every emulated API takes a trailing `SrcLoc loc = SrcLoc::current()` so that a failed check names the kernel's
+// own call site. GCC evaluates __builtin_FILE/__builtin_LINE in a default argument at the outermost call, which is
+// what std::source_location does in C++20; the builtins also work under -std=c++17, the standard kernels use.
+#pragma once
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdarg>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+// Device qualifiers are empty on the CPU, as in CANN's CPU-debug mode (stub_def.h).
+#ifndef __aicore__
+#define __aicore__
+#endif
+#ifndef __global__
+#define __global__
+#endif
+#define __gm__
+#define __ubuf__
+#define __cbuf__
+#define __cc__
+#define __ca__
+#define __cb__
+#define __fbuf__
+#define __sync_alias__
+#define __sync_noalias__
+#define __inout_pipe__(...)
+#define __in_pipe__(...)
+#define __out_pipe__(...)
+#define GM_ADDR __gm__ uint8_t*
+
+#ifndef __CCE_KT_TEST__
+#define __CCE_KT_TEST__ 1
+#endif
+#ifndef __CCE_AICORE__
+#define __CCE_AICORE__ 220
+#endif
+
+namespace tcemu {
+
+struct SrcLoc {
+  const char* file = "<unknown>";
+  int line = 0;
+  static constexpr SrcLoc current(const char* f = __builtin_FILE(), int l = __builtin_LINE()) { return {f, l}; }
+};
+
+// A failed check. Kernels built as programs print it and exit with status 3; unit tests install a throwing handler.
+struct CheckError {
+  SrcLoc loc;
+  std::string message;
+  std::vector<std::pair<SrcLoc, std::string>> notes;
+  std::string render() const {
+    std::string s = std::string(loc.file) + ":" + std::to_string(loc.line) + ": error: " + message + "\n";
+    for (const auto& n : notes) s += std::string(n.first.file) + ":" + std::to_string(n.first.line) + ": note: " + n.second + "\n";
+    return s;
+  }
+};
+
+constexpr int kCheckExitStatus = 3;
+
+using FailHandler = void (*)(const CheckError&);
+
+[[noreturn]] inline void defaultFail(const CheckError& e) {
+  std::fflush(stdout);
+  std::fputs(e.render().c_str(), stderr);
+  std::fflush(stderr);
+  std::_Exit(kCheckExitStatus);
+}
+
+inline FailHandler& failHandler() {
+  static FailHandler handler = nullptr;
+  return handler;
+}
+
+inline std::string vformat(const char* fmt, va_list ap) {
+  va_list copy;
+  va_copy(copy, ap);
+  int n = std::vsnprintf(nullptr, 0, fmt, copy);
+  va_end(copy);
+  std::string s(static_cast<size_t>(n > 0 ? n : 0), '\0');
+  if (n > 0) std::vsnprintf(s.data(), s.size() + 1, fmt, ap);
+  return s;
+}
+
+inline std::string format(const char* fmt, ...) __attribute__((format(printf, 1, 2)));
+inline std::string format(const char* fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  std::string s = vformat(fmt, ap);
+  va_end(ap);
+  return s;
+}
+
+// Raises the error through the installed handler; never returns.
+[[noreturn]] inline void raise(CheckError e) {
+  if (FailHandler h = failHandler()) h(e);  // a test handler throws
+  defaultFail(e);
+}
+
+[[noreturn]] inline void fail(const SrcLoc& loc, const char* fmt, ...) __attribute__((format(printf, 2, 3)));
+[[noreturn]] inline void fail(const SrcLoc& loc, const char* fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  CheckError e{loc, vformat(fmt, ap), {}};
+  va_end(ap);
+  raise(std::move(e));
+}
+
+// Internal invariant of the emulator itself (a bug here, not in the kernel).
+#define TCEMU_ASSERT(cond, msg)                                                                        \
+  do {                                                                                                 \
+    if (!(cond)) {                                                                                     \
+      std::fprintf(stderr, "tilecraft emulator internal error: %s (%s) at %s:%d\n", msg, #cond, __FILE__, \
+                   __LINE__);                                                                          \
+      std::abort();                                                                                    \
+    }                                                                                                  \
+  } while (0)
+
+inline uint64_t ceilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+inline uint64_t roundUp(uint64_t a, uint64_t b) { return ceilDiv(a, b) * b; }
+
+}  // namespace tcemu

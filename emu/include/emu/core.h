@@ -1,0 +1,347 @@
+// One emulated AI core (an AIC or an AIV): its local memories, the pipes' ordering knowledge, event flags, the
+// vector mask register and its instruction trace. Every API call goes through here to be checked and recorded.
+//
+// Hazard model. Each pipe executes its own instructions in order; different pipes run concurrently. Instruction i
+// on pipe q may touch data that instruction j on pipe p != q wrote (or, for a write, read) only if q "knows" j has
+// completed: know_[q][p] >= seq(j). Knowledge flows only through SetFlag/WaitFlag pairs (EnQue/DeQue and
+// FreeTensor/AllocTensor are such pairs, with the queue's fixed HardEvent) and PipeBarrier<PIPE_ALL>. Memory is
+// tracked per 32-byte block: the last writer and, per pipe, the last reader.
+#pragma once
+
+#include <memory>
+#include <unordered_map>
+
+#include "emu/base.h"
+#include "emu/enums.h"
+#include "emu/trace.h"
+
+namespace tcemu {
+
+constexpr uint32_t kBlock = 32;
+
+// Ordering state of one 32-byte block: instruction indices + 1 (0 = none).
+struct BlockState {
+  uint32_t writer = 0;
+  uint32_t readers[kPipeCount] = {};
+};
+
+struct Arena {
+  std::vector<uint8_t> data;
+  std::vector<uint8_t> written;  // 1 per byte once something wrote it
+  std::vector<BlockState> blocks;
+  void ensure(uint32_t size) {
+    if (!data.empty()) return;
+    // Fill with a pattern, not zeros, so that a read of unwritten data that slipped past the checks is visible.
+    data.assign(size, 0xA5);
+    written.assign(size, 0);
+    blocks.assign(size / kBlock, BlockState{});
+  }
+};
+
+// A buffer handed out by TPipe (one slot of a TQue, or a TBuf). Tensors carry (id, generation) so that a tensor
+// used after FreeTensor is caught even if the slot was allocated again.
+struct BufferRec {
+  Mem mem = Mem::UB;
+  uint32_t start = 0, len = 0;
+  uint32_t gen = 0;
+  AscendC::TBufState state = AscendC::TBufState::FREE;
+  bool isTBuf = false;
+  SrcLoc freedAt;
+  // Knowledge published by FreeTensor (reverse event) that the next AllocTensor of this slot acquires.
+  std::array<uint32_t, kPipeCount> releaseKnow = {};
+  Pipe releaseDst = Pipe::Count;
+  uint32_t releaseToken = 0;
+};
+
+// What a LocalTensor points at. Views made by operator[] share the buffer's bounds.
+struct TensorRef {
+  Mem mem = Mem::UB;
+  uint32_t offset = 0;    // bytes from the start of the memory
+  uint32_t bufStart = 0;  // bounds an access may not leave
+  uint32_t bufEnd = 0;
+  int32_t bufId = -1;     // -1: not from TPipe (no lifetime checks)
+  uint32_t gen = 0;
+  AscendC::TPosition pos = AscendC::TPosition::VECCALC;
+  bool valid = false;
+};
+
+struct EventFlag {
+  bool set = false;
+  SrcLoc setAt;
+  std::array<uint32_t, kPipeCount> know = {};
+  uint32_t token = 0;
+};
+
+class Core {
+ public:
+  Core(CoreKind kind, int64_t blockIdx, int64_t subIdx, int64_t coreId) : kind_(kind), blockIdx_(blockIdx),
+      subIdx_(subIdx), coreId_(coreId) {
+    for (int p = 0; p < kPipeCount; ++p)
+      for (int q = 0; q < kPipeCount; ++q) know_[p][q] = 0;
+    maskLow_ = maskHigh_ = ~0ULL;
+  }
+
+  CoreKind kind() const { return kind_; }
+  int64_t blockIdx() const { return blockIdx_; }
+  int64_t subIdx() const { return subIdx_; }
+  int64_t coreId() const { return coreId_; }
+
+  Arena& arena(Mem m) {
+    Arena& a = arenas_[static_cast<int>(m)];
+    a.ensure(memSize(m));
+    return a;
+  }
+  uint8_t* ptr(Mem m, uint32_t offset) { return arena(m).data.data() + offset; }
+
+  // --- instructions ---------------------------------------------------------------------------------------------
+
+  // Starts an instruction on a pipe; the returned index stays valid, the reference only until the next begin().
+  uint32_t begin(Pipe pipe, OpClass cls, const char* name, const SrcLoc& loc) {
+    Instr ins;
+    ins.name = name;
+    ins.file = baseName(loc.file);
+    ins.line = loc.line;
+    ins.pipe = pipe;
+    ins.cls = cls;
+    if (pipe != Pipe::Count) ins.seq = ++seq_[static_cast<int>(pipe)];
+    trace_.push_back(ins);
+    return static_cast<uint32_t>(trace_.size() - 1);
+  }
+  Instr& instr(uint32_t idx) { return trace_[idx]; }
+  const std::vector<Instr>& trace() const { return trace_; }
+  // Full path of an instruction's call site, for messages (the trace keeps base names).
+  SrcLoc locOf(uint32_t idx) const { return locs_.count(idx) ? locs_.at(idx) : SrcLoc{trace_[idx].file, trace_[idx].line}; }
+
+  // Scalar accesses in a loop would make one instruction per element; consecutive ones from one call site merge.
+  uint32_t beginScalar(const char* name, const SrcLoc& loc) {
+    if (!trace_.empty()) {
+      Instr& last = trace_.back();
+      if (last.cls == OpClass::Scalar && last.name == name && last.line == loc.line && lastScalarFile_ == loc.file) {
+        ++last.elements;
+        return static_cast<uint32_t>(trace_.size() - 1);
+      }
+    }
+    uint32_t idx = begin(Pipe::S, OpClass::Scalar, name, loc);
+    trace_[idx].elements = 1;
+    lastScalarFile_ = loc.file;
+    return idx;
+  }
+
+  // --- memory access checks --------------------------------------------------------------------------------------
+
+  // Checks and records that instruction `idx` reads [off, off+len) bytes of tensor `t` (offset relative to t).
+  void read(uint32_t idx, const TensorRef& t, uint64_t off, uint64_t len, const char* what, const SrcLoc& loc) {
+    if (len == 0) return;
+    uint32_t start = checkRange(t, off, len, what, loc);
+    Arena& a = arena(t.mem);
+    if (const void* hole = std::memchr(a.written.data() + start, 0, len)) {
+      uint32_t at = static_cast<uint32_t>(static_cast<const uint8_t*>(hole) - a.written.data());
+      fail(loc, "%s reads %s bytes [%u, %u) that nothing wrote: byte %u (%u into the operand) was never written; "
+           "hint: copy data in or Duplicate a value before reading", what, memName(t.mem), start,
+           static_cast<uint32_t>(start + len), at, at - start);
+    }
+    touch(idx, a, start, len, false, what, loc);
+  }
+
+  void write(uint32_t idx, const TensorRef& t, uint64_t off, uint64_t len, const char* what, const SrcLoc& loc) {
+    if (len == 0) return;
+    uint32_t start = checkRange(t, off, len, what, loc);
+    Arena& a = arena(t.mem);
+    touch(idx, a, start, len, true, what, loc);
+    std::memset(a.written.data() + start, 1, len);
+  }
+
+  // Strided access: `count` chunks of `len` bytes, chunk i at off + i * stride.
+  void readStrided(uint32_t idx, const TensorRef& t, uint64_t off, uint64_t len, uint64_t stride, uint64_t count,
+                   const char* what, const SrcLoc& loc) {
+    for (uint64_t i = 0; i < count; ++i) read(idx, t, off + i * stride, len, what, loc);
+  }
+  void writeStrided(uint32_t idx, const TensorRef& t, uint64_t off, uint64_t len, uint64_t stride, uint64_t count,
+                    const char* what, const SrcLoc& loc) {
+    for (uint64_t i = 0; i < count; ++i) write(idx, t, off + i * stride, len, what, loc);
+  }
+
+  // Checks the tensor is alive and [off, off+len) stays inside its buffer; returns the absolute start.
+  uint32_t checkRange(const TensorRef& t, uint64_t off, uint64_t len, const char* what, const SrcLoc& loc) {
+    checkAlive(t, what, loc);
+    uint64_t start = static_cast<uint64_t>(t.offset) + off;
+    if (start + len > t.bufEnd || start < t.bufStart) {
+      fail(loc, "%s accesses %s bytes [%llu, %llu), outside its buffer [%u, %u) (%llu bytes past the end); "
+           "hint: check the count or offset against the tensor's GetSize()", what, memName(t.mem),
+           static_cast<unsigned long long>(start), static_cast<unsigned long long>(start + len), t.bufStart,
+           t.bufEnd, static_cast<unsigned long long>(start + len > t.bufEnd ? start + len - t.bufEnd : 0));
+    }
+    return static_cast<uint32_t>(start);
+  }
+
+  void checkAlive(const TensorRef& t, const char* what, const SrcLoc& loc) {
+    if (!t.valid) fail(loc, "%s uses a LocalTensor that was never allocated (default-constructed)", what);
+    if (t.bufId < 0) return;
+    const BufferRec& b = buffers_[static_cast<size_t>(t.bufId)];
+    if (b.gen != t.gen || b.state == AscendC::TBufState::FREE) {
+      CheckError e{loc, format("%s uses a tensor after FreeTensor released its buffer (%s bytes [%u, %u)); "
+                               "hint: allocate a new tensor with AllocTensor, or free it after its last use",
+                               what, memName(b.mem), b.start, b.start + b.len), {}};
+      e.notes.push_back({b.freedAt, "the buffer was freed here"});
+      raise(std::move(e));
+    }
+  }
+
+  // Start address alignment a memory needs for this operand.
+  void checkAlign(const TensorRef& t, uint32_t align, const char* what, const SrcLoc& loc) {
+    if (t.offset % align != 0) {
+      fail(loc, "%s address %s+%u is not %u-byte aligned (%u bytes past a boundary); hint: offset tensors by "
+           "multiples of %u bytes", what, memName(t.mem), t.offset, align, t.offset % align, align);
+    }
+  }
+
+  // --- GM tracking (same-core pipes only; GM is shared by all cores) ----------------------------------------------
+
+  void readGm(uint32_t idx, const void* p, uint64_t len, const char* what, const SrcLoc& loc) {
+    touchGm(idx, reinterpret_cast<uintptr_t>(p), len, false, what, loc);
+  }
+  void writeGm(uint32_t idx, const void* p, uint64_t len, const char* what, const SrcLoc& loc) {
+    touchGm(idx, reinterpret_cast<uintptr_t>(p), len, true, what, loc);
+  }
+
+  // --- synchronisation -------------------------------------------------------------------------------------------
+
+  // What the src pipe has completed so far, as published by a flag it sets now.
+  std::array<uint32_t, kPipeCount> publish(Pipe src) const {
+    std::array<uint32_t, kPipeCount> k;
+    for (int p = 0; p < kPipeCount; ++p) k[p] = know_[static_cast<int>(src)][p];
+    k[static_cast<int>(src)] = seq_[static_cast<int>(src)];
+    return k;
+  }
+  void acquire(Pipe dst, const std::array<uint32_t, kPipeCount>& k) {
+    for (int p = 0; p < kPipeCount; ++p) know_[static_cast<int>(dst)][p] = std::max(know_[static_cast<int>(dst)][p], k[p]);
+  }
+  void barrierAll() {
+    for (int q = 0; q < kPipeCount; ++q)
+      for (int p = 0; p < kPipeCount; ++p) know_[q][p] = seq_[p];
+  }
+  uint32_t newToken() { return ++tokens_; }
+
+  EventFlag& flag(AscendC::HardEvent e, int id) { return flags_[static_cast<int>(e)][id]; }
+
+  // --- vector mask register ---------------------------------------------------------------------------------------
+  bool counterMode_ = false;
+  uint64_t maskLow_, maskHigh_;
+
+  // --- buffers ----------------------------------------------------------------------------------------------------
+  std::vector<BufferRec> buffers_;
+  int64_t pipeCount_ = 0;  // TPipe objects alive on this core
+  uint32_t pool_[kMemCount] = {};  // bytes handed out per memory by TPipe::InitBuffer
+
+  bool atomicAdd_ = false;
+  int atomicKind_ = 0;  // 0 none, 1 add, 2 max, 3 min
+
+  static const char* baseName(const char* path) {
+    const char* s = std::strrchr(path, '/');
+    return s ? s + 1 : path;
+  }
+
+ private:
+  void touch(uint32_t idx, Arena& a, uint32_t start, uint64_t len, bool isWrite, const char* what, const SrcLoc& loc) {
+    uint32_t first = start / kBlock, last = static_cast<uint32_t>((start + len - 1) / kBlock);
+    for (uint32_t b = first; b <= last; ++b) order(idx, a.blocks[b], isWrite, what, loc, b * kBlock);
+  }
+
+  void touchGm(uint32_t idx, uintptr_t addr, uint64_t len, bool isWrite, const char* what, const SrcLoc& loc) {
+    if (len == 0) return;
+    uintptr_t first = addr / kBlock, last = (addr + len - 1) / kBlock;
+    for (uintptr_t b = first; b <= last; ++b) {
+      auto& page = gmPages_[b >> 11];
+      if (!page) page = std::make_unique<std::array<BlockState, 2048>>();
+      order(idx, (*page)[b & 2047], isWrite, what, loc, 0);
+    }
+  }
+
+  // The hazard check proper: `idx` on its pipe against the block's last writer and readers.
+  void order(uint32_t idx, BlockState& bs, bool isWrite, const char* what, const SrcLoc& loc, uint32_t addr) {
+    const Instr& me = trace_[idx];
+    int q = static_cast<int>(me.pipe);
+    if (bs.writer) {
+      const Instr& w = trace_[bs.writer - 1];
+      int p = static_cast<int>(w.pipe);
+      if (p != q && w.seq > know_[q][p]) hazard(idx, bs.writer - 1, isWrite ? "overwrites" : "reads", "wrote", what, loc, addr);
+    }
+    if (isWrite) {
+      for (int p = 0; p < kPipeCount; ++p) {
+        uint32_t r = bs.readers[p];
+        if (!r || p == q) continue;
+        if (trace_[r - 1].seq > know_[q][p]) hazard(idx, r - 1, "overwrites", "still reads", what, loc, addr);
+      }
+      bs.writer = idx + 1;
+      std::fill(std::begin(bs.readers), std::end(bs.readers), 0u);
+    } else {
+      bs.readers[q] = idx + 1;
+    }
+  }
+
+  [[noreturn]] void hazard(uint32_t idx, uint32_t other, const char* verb, const char* otherVerb, const char* what,
+                           const SrcLoc& loc, uint32_t addr) {
+    const Instr& me = trace_[idx];
+    const Instr& o = trace_[other];
+    std::string evt = std::string(pipeName(o.pipe)) + "_" + pipeName(me.pipe);
+    CheckError e{loc, format("cross-pipe hazard: %s on pipe %s %s data that %s on pipe %s %s, with no queue, flag or "
+                             "barrier between them (block at byte %u); hint: pass the tensor through a TQue "
+                             "(EnQue/DeQue), or SetFlag<HardEvent::%s>/WaitFlag<HardEvent::%s> between the two calls",
+                             what, pipeName(me.pipe), verb, o.name, pipeName(o.pipe), otherVerb, addr, evt.c_str(),
+                             evt.c_str()), {}};
+    e.notes.push_back({SrcLoc{o.file, o.line}, format("%s on pipe %s is here", o.name, pipeName(o.pipe))});
+    raise(std::move(e));
+  }
+
+  CoreKind kind_;
+  int64_t blockIdx_, subIdx_, coreId_;
+  Arena arenas_[kMemCount];
+  std::vector<Instr> trace_;
+  std::unordered_map<uint32_t, SrcLoc> locs_;
+  const char* lastScalarFile_ = nullptr;
+  uint32_t seq_[kPipeCount] = {};
+  uint32_t know_[kPipeCount][kPipeCount];
+  uint32_t tokens_ = 0;
+  EventFlag flags_[static_cast<int>(AscendC::HardEvent::MAX)][AscendC::QUE_MAX_EVENT];
+  std::unordered_map<uintptr_t, std::unique_ptr<std::array<BlockState, 2048>>> gmPages_;
+};
+
+// The core whose code is running now. Cores run one at a time (see launch.h), so a plain global suffices.
+inline Core*& currentCore() {
+  static Core* core = nullptr;
+  return core;
+}
+
+// Kernel code outside ICPU_RUN_KF (a helper called from main, a unit test) runs on a default AIV core.
+inline Core& cur() {
+  Core* c = currentCore();
+  if (!c) {
+    static Core fallback(CoreKind::AIV, 0, 0, 0);
+    c = &fallback;
+    currentCore() = c;
+  }
+  return *c;
+}
+
+// Instructions for the other kind of unit are skipped, as a split-architecture build compiles them away.
+inline bool onVectorCore() { return cur().kind() == CoreKind::AIV; }
+inline bool onCubeCore() { return cur().kind() == CoreKind::AIC; }
+
+// Runs `body` on a fresh core of `kind` (unit tests and tools); restores the previous core afterwards.
+class CoreScope {
+ public:
+  explicit CoreScope(CoreKind kind = CoreKind::AIV, int64_t blockIdx = 0)
+      : core_(std::make_unique<Core>(kind, blockIdx, 0, blockIdx)), prev_(currentCore()) {
+    currentCore() = core_.get();
+  }
+  ~CoreScope() { currentCore() = prev_; }
+  Core& core() { return *core_; }
+  CoreScope(const CoreScope&) = delete;
+  CoreScope& operator=(const CoreScope&) = delete;
+
+ private:
+  std::unique_ptr<Core> core_;
+  Core* prev_;
+};
+
+}  // namespace tcemu

@@ -1,0 +1,154 @@
+// The core machinery: queues, TBuf, pipe pools, flags, hazards, launches.
+#include "emu_test_util.h"
+
+using namespace AscendC;
+using tcemu::testing::checkMessage;
+using tcemu::testing::EmuTest;
+
+namespace {
+
+class QueueTest : public EmuTest {};
+
+TEST_F(QueueTest, DoubleBufferedQueueCyclesThroughBothSlots) {
+  TPipe pipe;
+  TQue<QuePosition::VECIN, 1> q;
+  pipe.InitBuffer(q, 2, 100);  // rounded up to 128 bytes
+  LocalTensor<float> a = q.AllocTensor<float>();
+  LocalTensor<float> b = q.AllocTensor<float>();
+  EXPECT_EQ(a.GetSize(), 32u);
+  EXPECT_EQ(b.ref_.offset - a.ref_.offset, 128u);
+  EXPECT_EQ(q.GetState(a), TBufState::OCCUPIED);
+  q.FreeTensor(a);
+  q.FreeTensor(b);
+}
+
+TEST_F(QueueTest, AllocWithNoFreeBufferNamesTheQueue) {
+  TPipe pipe;
+  TQue<QuePosition::VECOUT, 1> q;
+  pipe.InitBuffer(q, 1, 256);
+  q.AllocTensor<half>();
+  EXPECT_EQ(checkMessage([&] { q.AllocTensor<half>(); }),
+            "AllocTensor on a VECOUT queue with no free buffer: all 1 buffers are allocated or queued; hint: "
+            "FreeTensor each tensor after its last use, or InitBuffer the queue with more buffers");
+}
+
+TEST_F(QueueTest, EnQueBeyondDepthIsAnError) {
+  TPipe pipe;
+  TQue<QuePosition::VECIN, 1> q;
+  pipe.InitBuffer(q, 2, 256);
+  q.EnQue(q.AllocTensor<float>());
+  LocalTensor<float> b = q.AllocTensor<float>();
+  EXPECT_EQ(checkMessage([&] { q.EnQue(b); }),
+            "EnQue beyond the queue depth: 1 tensors already queued, depth is 1; hint: DeQue before enqueuing again, "
+            "or declare the TQue with a larger depth");
+}
+
+TEST_F(QueueTest, DeQueOnEmptyQueue) {
+  TPipe pipe;
+  TQue<QuePosition::VECIN, 2> q;
+  pipe.InitBuffer(q, 2, 256);
+  EXPECT_EQ(checkMessage([&] { q.DeQue<float>(); }),
+            "DeQue on an empty VECIN queue: nothing was EnQue'd; hint: EnQue the tensor in the producing stage before "
+            "DeQue in the consuming one");
+}
+
+TEST_F(QueueTest, UseAfterFreeIsCaughtEvenAfterReallocation) {
+  TPipe pipe;
+  TQue<QuePosition::VECIN, 1> q;
+  pipe.InitBuffer(q, 1, 64);
+  LocalTensor<float> a = q.AllocTensor<float>();
+  q.FreeTensor(a);
+  LocalTensor<float> again = q.AllocTensor<float>();
+  again.SetValue(0, 1.0f);
+  std::string msg = checkMessage([&] { a.GetValue(0); });
+  EXPECT_EQ(msg.rfind("GetValue uses a tensor after FreeTensor released its buffer (UB bytes [0, 64))", 0), 0u) << msg;
+}
+
+TEST_F(QueueTest, UbOverflowReportsTheNumbersAndAHint) {
+  TPipe pipe;
+  TQue<QuePosition::VECIN, 1> q;
+  TBuf<TPosition::VECCALC> tmp;
+  pipe.InitBuffer(tmp, 65536);
+  EXPECT_EQ(checkMessage([&] { pipe.InitBuffer(q, 2, 131072); }),
+            "UB overflow: InitBuffer of a VECIN queue with 2 x 131072 bytes needs 262144 bytes; 131072 of 196608 "
+            "bytes are left (65536 used by earlier InitBuffer calls); hint: at most 65536 bytes per buffer fit");
+}
+
+TEST_F(QueueTest, ReadingUnwrittenMemoryIsAnError) {
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> tmp;
+  pipe.InitBuffer(tmp, 256);
+  LocalTensor<int32_t> t = tmp.Get<int32_t>();
+  t.SetValue(0, 7);
+  EXPECT_EQ(t.GetValue(0), 7);
+  EXPECT_EQ(checkMessage([&] { t.GetValue(3); }),
+            "GetValue reads UB bytes [12, 16) that nothing wrote: byte 12 (0 into the operand) was never written; "
+            "hint: copy data in or Duplicate a value before reading");
+}
+
+TEST_F(QueueTest, TBufGetLengthMustBe32ByteMultiple) {
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> tmp;
+  pipe.InitBuffer(tmp, 1024);
+  EXPECT_EQ(checkMessage([&] { tmp.Get<half>(10); }),
+            "TBuf::Get(10) of half asks for 20 bytes, not a multiple of 32; hint: round the length up to 16 elements");
+}
+
+class FlagTest : public EmuTest {};
+
+TEST_F(FlagTest, WaitWithoutSetIsAnError) {
+  EXPECT_EQ(checkMessage([&] { WaitFlag<HardEvent::V_S>(0); }),
+            "WaitFlag<HardEvent::V_S>(0) with no SetFlag before it: the S pipe would wait forever; hint: "
+            "SetFlag<HardEvent::V_S>(0) after the producing call");
+}
+
+TEST_F(FlagTest, DoubleSetIsAnError) {
+  SetFlag<HardEvent::MTE2_V>(1);
+  EXPECT_EQ(checkMessage([&] { SetFlag<HardEvent::MTE2_V>(1); }),
+            "SetFlag<HardEvent::MTE2_V>(1) while the flag is already set: two SetFlags with no WaitFlag between them; "
+            "hint: WaitFlag<HardEvent::MTE2_V>(1) before setting it again");
+  WaitFlag<HardEvent::MTE2_V>(1);
+}
+
+TEST_F(FlagTest, EventIdOutOfRange) {
+  EXPECT_EQ(checkMessage([&] { SetFlag<HardEvent::V_MTE3>(8); }),
+            "SetFlag<HardEvent::V_MTE3> with event id 8; ids run from 0 to 7");
+}
+
+TEST(LaunchTest, SyncAllOrdersEveryBlock) {
+  std::vector<int> order;
+  std::vector<int> afterBarrier;
+  SetKernelMode(KernelMode::AIV_MODE);
+  tcemu::runKernel("sync", 4, [&] {
+    order.push_back(static_cast<int>(GetBlockIdx()));
+    SyncAll();
+    afterBarrier.push_back(static_cast<int>(order.size()));
+  });
+  EXPECT_EQ(order, (std::vector<int>{0, 1, 2, 3}));
+  EXPECT_EQ(afterBarrier, (std::vector<int>{4, 4, 4, 4}));
+}
+
+TEST(LaunchTest, MixModeIndexesAivByGroupAndSubBlock) {
+  std::vector<std::pair<int, int>> seen;
+  SetKernelMode(KernelMode::MIX_MODE);
+  tcemu::runKernel("mix", 2, [&] {
+    if ASCEND_IS_AIV { seen.push_back({static_cast<int>(GetBlockIdx()), static_cast<int>(GetSubBlockIdx())}); }
+  });
+  SetKernelMode(KernelMode::AIV_MODE);
+  EXPECT_EQ(seen, (std::vector<std::pair<int, int>>{{0, 0}, {1, 1}, {2, 0}, {3, 1}}));
+}
+
+TEST(LaunchTest, SyncAllDeadlockIsReported) {
+  tcemu::failHandler() = &tcemu::testing::throwingHandler;
+  SetKernelMode(KernelMode::AIV_MODE);
+  std::string msg = checkMessage([&] {
+    tcemu::runKernel("dead", 2, [&] {
+      if (GetBlockIdx() == 0) SyncAll();
+    });
+  });
+  tcemu::failHandler() = nullptr;
+  EXPECT_EQ(msg, "deadlock: core 0 waits in SyncAll, but 1 of 2 cores finished without reaching it and the rest are "
+                 "blocked; hint: every core must call SyncAll the same number of times");
+}
+
+}  // namespace
