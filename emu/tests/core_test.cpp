@@ -152,3 +152,57 @@ TEST(LaunchTest, SyncAllDeadlockIsReported) {
 }
 
 }  // namespace
+
+namespace {
+
+class HazardTest : public EmuTest {};
+
+TEST_F(HazardTest, ScalarReadThenVectorWriteNeedsNoFlag) {
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> buf;
+  pipe.InitBuffer(buf, 256);
+  LocalTensor<float> t = buf.Get<float>();
+  t.SetValue(0, 2.0f);
+  SetFlag<HardEvent::S_V>(0);
+  WaitFlag<HardEvent::S_V>(0);
+  EXPECT_EQ(t.GetValue(0), 2.0f);
+  Duplicate(t, 1.0f, 64);  // overwrites what the scalar unit just read: ordered by scalar issue
+  SetFlag<HardEvent::V_S>(0);
+  WaitFlag<HardEvent::V_S>(0);
+  EXPECT_EQ(t.GetValue(0), 1.0f);
+}
+
+TEST_F(HazardTest, ScalarWriteThenVectorReadNeedsAFlag) {
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> buf;
+  pipe.InitBuffer(buf, 512);
+  LocalTensor<float> a = buf.Get<float>(64);
+  LocalTensor<float> b = buf.GetWithOffset<float>(64, 256);
+  for (int i = 0; i < 64; ++i) a.SetValue(i, 1.0f);
+  std::string msg = checkMessage([&] { Adds(b, a, 1.0f, 64); });
+  EXPECT_EQ(msg.rfind("cross-pipe hazard: Adds src on pipe V reads data that SetValue on pipe S wrote", 0), 0u) << msg;
+}
+
+TEST_F(HazardTest, VectorWriteThenScalarReadNeedsAFlag) {
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> buf;
+  pipe.InitBuffer(buf, 256);
+  LocalTensor<float> t = buf.Get<float>();
+  Duplicate(t, 3.0f, 64);
+  std::string msg = checkMessage([&] { t.GetValue(5); });
+  EXPECT_EQ(msg, "cross-pipe hazard: GetValue on pipe S reads data that Duplicate on pipe V wrote, with no queue, "
+                 "flag or barrier between them (block at byte 0); hint: pass the tensor through a TQue "
+                 "(EnQue/DeQue), or SetFlag<HardEvent::V_S>/WaitFlag<HardEvent::V_S> between the two calls");
+}
+
+TEST_F(HazardTest, PipeBarrierAllOrdersEverything) {
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> buf;
+  pipe.InitBuffer(buf, 256);
+  LocalTensor<float> t = buf.Get<float>();
+  Duplicate(t, 3.0f, 64);
+  PipeBarrier<PIPE_ALL>();
+  EXPECT_EQ(t.GetValue(5), 3.0f);
+}
+
+}  // namespace

@@ -5,7 +5,8 @@
 // on pipe q may touch data that instruction j on pipe p != q wrote (or, for a write, read) only if q "knows" j has
 // completed: know_[q][p] >= seq(j). Knowledge flows only through SetFlag/WaitFlag pairs (EnQue/DeQue and
 // FreeTensor/AllocTensor are such pairs, with the queue's fixed HardEvent) and PipeBarrier<PIPE_ALL>. Memory is
-// tracked per 32-byte block: the last writer and, per pipe, the last reader.
+// tracked per 32-byte block: the last writer and, per pipe, the last reader. Scalar reads are the one exception:
+// they complete before the scalar unit issues anything else, so they never race with a later write.
 #pragma once
 
 #include <memory>
@@ -109,8 +110,6 @@ class Core {
   }
   Instr& instr(uint32_t idx) { return trace_[idx]; }
   const std::vector<Instr>& trace() const { return trace_; }
-  // Full path of an instruction's call site, for messages (the trace keeps base names).
-  SrcLoc locOf(uint32_t idx) const { return locs_.count(idx) ? locs_.at(idx) : SrcLoc{trace_[idx].file, trace_[idx].line}; }
 
   // Scalar accesses in a loop would make one instruction per element; consecutive ones from one call site merge.
   uint32_t beginScalar(const char* name, const SrcLoc& loc) {
@@ -227,6 +226,12 @@ class Core {
   // --- vector mask register ---------------------------------------------------------------------------------------
   bool counterMode_ = false;
   uint64_t maskLow_, maskHigh_;
+  // Special registers the vector ops set and read back (emu/vec_cast_cmp.h, vec_reduce.h, vec_gather.h).
+  uint64_t cmpMask_[2] = {0, 0};  // CMPMASK: Compare's register form, SetCmpMask; Select mode 0/1 reads it
+  float deqScale_ = 1.0f;         // SetDeqScale(half): the int32 -> half Cast multiplies by it
+  uint64_t maxMinCnt_ = 0;        // value bits (low 32) and index (high 32) of the last WholeReduceMax/Min
+  uint64_t accVal_ = 0;           // bits of the last count-form ReduceSum total (GetAccVal)
+  uint64_t rsvdCnt_ = 0;          // elements the last GatherMask kept (GetGatherMaskRemainCount)
 
   // --- buffers ----------------------------------------------------------------------------------------------------
   std::vector<BufferRec> buffers_;
@@ -235,6 +240,8 @@ class Core {
 
   bool atomicAdd_ = false;
   int atomicKind_ = 0;  // 0 none, 1 add, 2 max, 3 min
+  int atomicDtype_ = 0;  // the SetAtomicXxx<T> dtype, a tcemu::AtomicDtype (emu/datacopy.h)
+  uint64_t movPadValue_ = 0;  // DataCopyPad's pad register (SetPadValue, or isPad), raw bits
 
   static const char* baseName(const char* path) {
     const char* s = std::strrchr(path, '/');
@@ -269,7 +276,9 @@ class Core {
     if (isWrite) {
       for (int p = 0; p < kPipeCount; ++p) {
         uint32_t r = bs.readers[p];
-        if (!r || p == q) continue;
+        // A scalar read stalls the scalar unit until its data arrives, and the scalar unit issues everything that
+        // follows it, so no later instruction can overwrite data before a scalar read of it has completed.
+        if (!r || p == q || p == static_cast<int>(Pipe::S)) continue;
         if (trace_[r - 1].seq > know_[q][p]) hazard(idx, r - 1, "overwrites", "still reads", what, loc, addr);
       }
       bs.writer = idx + 1;
@@ -297,7 +306,6 @@ class Core {
   int64_t blockIdx_, subIdx_, coreId_;
   Arena arenas_[kMemCount];
   std::vector<Instr> trace_;
-  std::unordered_map<uint32_t, SrcLoc> locs_;
   const char* lastScalarFile_ = nullptr;
   uint32_t seq_[kPipeCount] = {};
   uint32_t know_[kPipeCount][kPipeCount];

@@ -437,10 +437,17 @@ inline void CrossCoreWaitFlag(uint16_t flagId, tcemu::SrcLoc loc = tcemu::SrcLoc
 }
 
 // The system workspace the high-level APIs use; allocated once per process, like ICPU_RUN_KF's reserved one.
+// SetSysWorkspace (called by matmul kernels with their workspace argument) replaces it.
+inline GM_ADDR& sysWorkspaceSlot() {
+  static GM_ADDR slot = nullptr;
+  return slot;
+}
 inline GM_ADDR GetSysWorkSpacePtr() {
+  if (sysWorkspaceSlot()) return sysWorkspaceSlot();
   static void* p = tcemu::gmAlloc(RESERVED_WORKSPACE);
   return static_cast<GM_ADDR>(p);
 }
+inline void SetSysWorkspace(GM_ADDR workspace) { sysWorkspaceSlot() = workspace; }
 
 }  // namespace AscendC
 

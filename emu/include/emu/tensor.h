@@ -48,6 +48,17 @@ struct SymbolOverride {
 }  // namespace AscendC
 
 namespace tcemu {
+
+// Fails unless T is one of the dtypes an API supports on 910B (ascendc_api.md §7).
+template <typename T, typename... Allowed>
+inline void checkDtype(const char* api, const SrcLoc& loc) {
+  if constexpr (!(std::is_same_v<T, Allowed> || ...)) {
+    std::string list;
+    ((list += std::string(list.empty() ? "" : ", ") + dtypeName<Allowed>()), ...);
+    fail(loc, "%s does not support %s on 910B (supported: %s)", api, dtypeName<T>(), list.c_str());
+  }
+}
+
 template <typename T, typename U>
 void applySymbolOverride(const AscendC::LocalTensor<T>& dst, const AscendC::SymbolOverride<U>& expr);
 }

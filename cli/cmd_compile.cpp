@@ -1,0 +1,43 @@
+// `tilecraft compile FILE.tile --emit=...`: the Tile DSL compiler.
+#include <iostream>
+#include <memory>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/registry.h"
+#include "dsl/driver.h"
+#include "passes/driver.h"
+
+namespace tilecraft::cli {
+namespace {
+
+void registerCompileCommand(CLI::App& app) {
+  CLI::App* compile = app.add_subcommand("compile", "Compile a Tile DSL program (front end: tokens and checked AST)");
+  auto options = std::make_shared<dsl::CompileOptions>();
+  compile->add_option("FILE.tile", options->file, "The DSL program")->required();
+  compile->add_option("--emit", options->emit,
+                      "What to print: tokens | ast (typed AST with buffer budgets); ir, ir-after=PASS, ascendc and "
+                      "project are not implemented yet")
+      ->capture_default_str();
+  compile->add_option("--diagnostics", options->diagnostics, "Diagnostics format on stderr: text | json")
+      ->capture_default_str();
+  auto irFlags = std::make_shared<std::pair<bool, bool>>(false, false);
+  compile->add_flag("--print-after-all", irFlags->first, "With --emit=ir: print the IR after lowering and every pass");
+  compile->add_flag("--time-passes", irFlags->second, "With --emit=ir: print each pass's time on stderr");
+  compile->callback([options, irFlags] {
+    // The IR stages belong to the passes library; everything else is the front end's.
+    int status = 0;
+    if (passes::isIrEmit(options->emit) || irFlags->first || irFlags->second) {
+      passes::IrCompileOptions ir{options->file, options->emit, options->diagnostics, irFlags->first, irFlags->second};
+      status = passes::runCompileIr(ir, std::cout, std::cerr);
+    } else {
+      status = dsl::runCompile(*options, std::cout, std::cerr);
+    }
+    if (status != 0) throw CLI::RuntimeError(status);
+  });
+}
+
+const CommandRegistration kRegistration("compile", &registerCompileCommand);
+
+}  // namespace
+}  // namespace tilecraft::cli

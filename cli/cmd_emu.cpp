@@ -1,0 +1,34 @@
+// `tilecraft emu ...`: the AscendC emulator's commands.
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/emu_run.h"
+#include "cli/registry.h"
+#include "support/process.h"
+
+namespace tilecraft::cli {
+namespace {
+
+void registerEmuCommands(CLI::App& app) {
+  CLI::App* emu = app.add_subcommand("emu", "Run AscendC kernels on the CPU emulator");
+  emu->require_subcommand(1);
+  CLI::App* run = emu->add_subcommand("run", "Build kernel files against the emulator, run them, report the checks");
+  auto options = std::make_shared<EmuRunOptions>();
+  // The headers of this source tree unless the environment points elsewhere (e.g. an installed copy).
+  const char* include = std::getenv("TILECRAFT_EMU_INCLUDE");
+  options->includeDir = include != nullptr && *include != '\0' ? include : TILECRAFT_EMU_INCLUDE_DIR;
+  addEmuRunOptions(*run, *options);
+  run->callback([options] {
+    support::SystemProcessRunner runner;
+    int status = runEmuFiles(*options, runner, std::cout, std::cerr);
+    if (status != 0) throw CLI::RuntimeError(status);
+  });
+}
+
+const CommandRegistration kRegistration("emu", &registerEmuCommands);
+
+}  // namespace
+}  // namespace tilecraft::cli

@@ -1,0 +1,364 @@
+// `tilecraft emu run`. Files are built and run in parallel, but their results are printed in argument order as
+// soon as each one's turn comes, so the output does not depend on which finished first.
+#include "cli/emu_run.h"
+
+#include <stdlib.h>
+
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <cerrno>
+#include <condition_variable>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <ostream>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <system_error>
+#include <thread>
+#include <variant>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace tilecraft::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr size_t kMaxCompilerLines = 8;
+constexpr size_t kMaxStderrTail = 10;
+constexpr const char* kIndent = "    ";
+
+std::vector<std::string> splitLines(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return lines;
+}
+
+std::vector<std::string> tail(const std::string& text, size_t count) {
+  auto lines = splitLines(text);
+  if (lines.size() > count) lines.erase(lines.begin(), lines.end() - static_cast<std::ptrdiff_t>(count));
+  return lines;
+}
+
+std::string plural(uint64_t n, const char* one, const char* many) {
+  return fmt::format("{} {}", n, n == 1 ? one : many);
+}
+
+std::string readFile(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Describes a child that did not exit normally; empty if it did.
+std::optional<std::string> abnormalEnd(const support::ProcessResult& r, double timeoutSeconds) {
+  if (r.timedOut) return fmt::format("timed out after {:g} s", timeoutSeconds);
+  if (r.termSignal != 0) return fmt::format("killed by signal {}", r.termSignal);
+  if (r.exitCode < 0) return r.err;  // never started: err says why
+  return std::nullopt;
+}
+
+FileOutcome fail(std::string summary, std::vector<std::string> details = {}) {
+  FileOutcome outcome;
+  outcome.summary = std::move(summary);
+  outcome.details = std::move(details);
+  return outcome;
+}
+
+// The emulator's verdict on exit status 3: its "FILE:LINE: error: ..." line and the notes that follow.
+std::optional<FileOutcome> emulatorCheckFailure(const std::string& err) {
+  static const std::regex errorLine(R"(^.+:[0-9]+: error: .*$)");
+  static const std::regex noteLine(R"(^.+:[0-9]+: note: .*$)");
+  auto lines = splitLines(err);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (!std::regex_match(lines[i], errorLine)) continue;
+    FileOutcome outcome = fail(lines[i]);
+    for (size_t j = i + 1; j < lines.size() && std::regex_match(lines[j], noteLine); ++j) {
+      outcome.details.push_back(lines[j]);
+    }
+    return outcome;
+  }
+  return std::nullopt;
+}
+
+struct Launch {
+  std::string kernel;
+  uint64_t blocks = 0;
+  uint64_t instructions = 0;
+  std::string checks;
+};
+
+// Parses the report; on a malformed line returns the reason instead.
+std::variant<std::vector<Launch>, std::string> parseReport(const std::string& report) {
+  std::vector<Launch> launches;
+  auto lines = splitLines(report);
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (lines[i].find_first_not_of(" \t\r") == std::string::npos) continue;
+    auto where = fmt::format("malformed emulator report, line {}", i + 1);
+    nlohmann::json line = nlohmann::json::parse(lines[i], nullptr, /*allow_exceptions=*/false);
+    if (line.is_discarded() || !line.is_object()) return where + ": not a JSON object";
+    Launch launch;
+    for (const char* key : {"kernel", "checks"}) {
+      if (!line.contains(key) || !line[key].is_string()) return fmt::format("{}: no string \"{}\"", where, key);
+    }
+    for (const char* key : {"blocks", "instructions"}) {
+      if (!line.contains(key) || !line[key].is_number_unsigned()) {
+        return fmt::format("{}: no non-negative integer \"{}\"", where, key);
+      }
+    }
+    launch.kernel = line["kernel"].get<std::string>();
+    launch.checks = line["checks"].get<std::string>();
+    launch.blocks = line["blocks"].get<uint64_t>();
+    launch.instructions = line["instructions"].get<uint64_t>();
+    launches.push_back(std::move(launch));
+  }
+  return launches;
+}
+
+// Gives each file its own folder name inside the work folder: the file's stem, made unique in argument order.
+std::vector<std::string> workNames(const std::vector<std::string>& files) {
+  std::vector<std::string> names;
+  std::set<std::string> taken;
+  for (const auto& file : files) {
+    std::string stem = fs::path(file).stem().string();
+    std::string name = stem;
+    for (int n = 2; taken.count(name) != 0; ++n) name = fmt::format("{}-{}", stem, n);
+    taken.insert(name);
+    names.push_back(name);
+  }
+  return names;
+}
+
+// The folder that holds every file's build products: --keep's folder, or a fresh temporary one removed on exit.
+class WorkRoot {
+ public:
+  explicit WorkRoot(const std::string& keepDir) {
+    if (!keepDir.empty()) {
+      fs::create_directories(keepDir);
+      path_ = fs::absolute(keepDir);
+      return;
+    }
+    std::string pattern = (fs::temp_directory_path() / "tilecraft-emu-XXXXXX").string();
+    if (::mkdtemp(pattern.data()) == nullptr) {
+      throw std::system_error(errno, std::generic_category(), "cannot create a temporary folder");
+    }
+    path_ = pattern;
+    temporary_ = true;
+  }
+  ~WorkRoot() {
+    std::error_code ignored;
+    if (temporary_) fs::remove_all(path_, ignored);
+  }
+  WorkRoot(const WorkRoot&) = delete;
+  WorkRoot& operator=(const WorkRoot&) = delete;
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+  bool temporary_ = false;
+};
+
+FileOutcome buildAndRun(const EmuRunOptions& options, support::ProcessRunner& runner, const std::string& file,
+                        const fs::path& workDir, const std::optional<fs::path>& tracePath) {
+  fs::create_directories(workDir);
+  fs::path program = workDir / "prog";
+  fs::path report = workDir / "report.jsonl";
+  // The emulator appends to both files; a kept folder or trace folder may hold an earlier run's.
+  fs::remove(report);
+  if (tracePath) fs::remove(*tracePath);
+
+  support::ProcessSpec compile;
+  compile.argv = {options.compiler, "-std=c++17", options.optLevel, "-DASCENDC_CPU_DEBUG", "-I", options.includeDir,
+                  file,             "-pthread",   "-o",             program.string()};
+  compile.timeoutSeconds = kCompileTimeoutSeconds;
+  // Plain ASCII quotes and English text: the messages are shown to people and LLMs, and compared in tests.
+  compile.env["LC_ALL"] = "C";
+  FileOutcome compiled = judgeCompile(runner.run(compile));
+  if (!compiled.passed) return compiled;
+
+  support::ProcessSpec run;
+  run.argv = {program.string()};
+  run.workdir = workDir.string();
+  run.timeoutSeconds = options.timeoutSeconds;
+  run.env["TILECRAFT_EMU_REPORT"] = report.string();
+  if (tracePath) run.env["TILECRAFT_EMU_TRACE"] = tracePath->string();
+  support::ProcessResult result = runner.run(run);
+  return judgeRun(result, fs::exists(report) ? readFile(report) : std::string(), options.timeoutSeconds);
+}
+
+void printOutcome(std::ostream& out, const std::string& name, const FileOutcome& outcome, bool quiet) {
+  if (!quiet) {
+    for (const auto& line : splitLines(outcome.programOut)) out << kIndent << line << '\n';
+  }
+  out << (outcome.passed ? "PASS " : "FAIL ") << name << ": " << outcome.summary << '\n';
+  for (const auto& line : outcome.details) out << kIndent << line << '\n';
+  out.flush();
+}
+
+}  // namespace
+
+std::string normalizeOptLevel(const std::string& level) {
+  static const std::regex valid(R"(^-?O?([0-3]|s|g|z|fast)$)");
+  std::smatch match;
+  if (!std::regex_match(level, match, valid)) return "";
+  // A bare "s" or "fast" (no O) is too far from an optimisation level to guess at.
+  if (level.find('O') == std::string::npos && !std::isdigit(static_cast<unsigned char>(level.back()))) return "";
+  return "-O" + match[1].str();
+}
+
+void addEmuRunOptions(CLI::App& command, EmuRunOptions& options) {
+  command.add_option("files", options.files, "AscendC kernel sources with a main under ASCENDC_CPU_DEBUG")
+      ->required();
+  command.add_option("-j,--jobs", options.jobs, "files built and run at once")
+      ->check(CLI::Range(1, 256))
+      ->capture_default_str();
+  command.add_option("--opt", options.optLevel, "optimisation level for g++ (-O0..-O3, -Os, -Og, -Ofast)")
+      ->transform([](std::string level) {
+        std::string normal = normalizeOptLevel(level);
+        if (normal.empty()) throw CLI::ValidationError(fmt::format("'{}' is not an optimisation level", level));
+        return normal;
+      })
+      ->capture_default_str();
+  command.add_option("--timeout", options.timeoutSeconds, "seconds each program may run (0: no limit)")
+      ->check(CLI::NonNegativeNumber)
+      ->capture_default_str();
+  command.add_option("--keep", options.keepDir, "build and run in this folder and keep it");
+  command.add_option("--trace-dir", options.traceDir, "write each program's instruction trace here");
+  command.add_flag("-q,--quiet", options.quiet, "print only the result lines");
+}
+
+FileOutcome judgeCompile(const support::ProcessResult& compile) {
+  if (compile.timedOut) return fail(fmt::format("compile timed out after {:g} s", kCompileTimeoutSeconds));
+  if (compile.termSignal != 0) return fail(fmt::format("compiler killed by signal {}", compile.termSignal));
+  if (compile.exitCode < 0) return fail(compile.err);
+  if (compile.exitCode == 0) {
+    FileOutcome ok;
+    ok.passed = true;
+    return ok;
+  }
+  // The first error and what follows it (source line, caret, the next errors), not the "In file included" noise.
+  auto lines = splitLines(compile.err);
+  auto first = std::find_if(lines.begin(), lines.end(),
+                            [](const std::string& l) { return l.find("error:") != std::string::npos; });
+  if (first == lines.end()) first = lines.begin();
+  std::vector<std::string> shown(first, lines.end());
+  if (shown.size() > kMaxCompilerLines) {
+    size_t more = shown.size() - kMaxCompilerLines;
+    shown.resize(kMaxCompilerLines);
+    shown.push_back(fmt::format("... ({})", plural(more, "more line", "more lines")));
+  }
+  if (shown.empty()) shown.push_back(fmt::format("g++ exited with status {} and printed nothing", compile.exitCode));
+  return fail("compile error", std::move(shown));
+}
+
+FileOutcome judgeRun(const support::ProcessResult& run, const std::string& report, double timeoutSeconds) {
+  FileOutcome outcome = [&] {
+    if (auto reason = abnormalEnd(run, timeoutSeconds)) return fail(*reason, tail(run.err, kMaxStderrTail));
+    if (run.exitCode == kEmuCheckFailedStatus) {
+      if (auto failure = emulatorCheckFailure(run.err)) return *failure;
+    }
+    if (run.exitCode != 0) return fail(fmt::format("exit status {}", run.exitCode), tail(run.err, kMaxStderrTail));
+    auto parsed = parseReport(report);
+    if (auto* problem = std::get_if<std::string>(&parsed)) return fail(*problem);
+    const auto& launches = std::get<std::vector<Launch>>(parsed);
+    if (launches.empty()) {
+      return fail("no kernel launch was reported",
+                  {"the program must launch its kernel with ICPU_RUN_KF under #ifdef ASCENDC_CPU_DEBUG"});
+    }
+    uint64_t blocks = 0;
+    uint64_t instructions = 0;
+    for (const auto& launch : launches) {
+      if (launch.checks != "passed") {
+        return fail(fmt::format("kernel {}: emulator checks {}", launch.kernel, launch.checks));
+      }
+      blocks += launch.blocks;
+      instructions += launch.instructions;
+    }
+    FileOutcome passed;
+    passed.passed = true;
+    passed.summary =
+        fmt::format("{}, {}, {}, all checks passed", plural(launches.size(), "launch", "launches"),
+                    plural(blocks, "block", "blocks"), plural(instructions, "instruction", "instructions"));
+    return passed;
+  }();
+  outcome.programOut = run.out;
+  return outcome;
+}
+
+int runEmuFiles(const EmuRunOptions& options, support::ProcessRunner& runner, std::ostream& out, std::ostream& err) {
+  bool missing = false;
+  for (const auto& file : options.files) {
+    std::error_code ec;
+    auto status = fs::status(file, ec);
+    if (!fs::exists(status)) {
+      err << fmt::format("error: no such kernel file: '{}'\n", file);
+      missing = true;
+    } else if (!fs::is_regular_file(status)) {
+      err << fmt::format("error: not a kernel file: '{}' is a folder or device\n", file);
+      missing = true;
+    }
+  }
+  if (missing) return 2;
+  if (!fs::exists(fs::path(options.includeDir) / "kernel_operator.h")) {
+    err << fmt::format("error: emulator headers not found: no kernel_operator.h in '{}'\n", options.includeDir);
+    err << "hint: set TILECRAFT_EMU_INCLUDE to the emulator's include folder (emu/include in the source tree)\n";
+    return 2;
+  }
+
+  std::optional<WorkRoot> root;
+  try {
+    root.emplace(options.keepDir);
+    if (!options.traceDir.empty()) fs::create_directories(options.traceDir);
+  } catch (const std::exception& e) {
+    err << fmt::format("error: {}\n", e.what());
+    return 2;
+  }
+  const auto names = workNames(options.files);
+  const size_t count = options.files.size();
+  std::vector<std::optional<FileOutcome>> outcomes(count);
+  std::mutex mutex;
+  std::condition_variable ready;
+  std::atomic<size_t> next{0};
+
+  auto worker = [&] {
+    for (size_t i = next++; i < count; i = next++) {
+      FileOutcome outcome;
+      try {
+        std::optional<fs::path> trace;
+        if (!options.traceDir.empty()) trace = fs::absolute(options.traceDir) / (names[i] + ".trace.jsonl");
+        outcome = buildAndRun(options, runner, options.files[i], root->path() / names[i], trace);
+      } catch (const std::exception& e) {
+        outcome = fail(e.what());
+      }
+      std::lock_guard lock(mutex);
+      outcomes[i] = std::move(outcome);
+      ready.notify_all();
+    }
+  };
+  size_t threads = std::min(count, static_cast<size_t>(std::max(options.jobs, 1)));
+  std::vector<std::thread> pool;
+  for (size_t t = 0; t < threads; ++t) pool.emplace_back(worker);
+
+  bool allPassed = true;
+  for (size_t i = 0; i < count; ++i) {
+    std::unique_lock lock(mutex);
+    ready.wait(lock, [&] { return outcomes[i].has_value(); });
+    FileOutcome outcome = std::move(*outcomes[i]);
+    lock.unlock();
+    allPassed = allPassed && outcome.passed;
+    printOutcome(out, options.files[i], outcome, options.quiet);
+  }
+  for (auto& thread : pool) thread.join();
+  return allPassed ? 0 : 1;
+}
+
+}  // namespace tilecraft::cli

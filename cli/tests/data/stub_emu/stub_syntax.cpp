@@ -1,0 +1,6 @@
+// Does not compile.
+#include "kernel_operator.h"
+
+int main() {
+  return undeclaredThing;
+}

@@ -1,0 +1,82 @@
+#include "dsl/driver.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+namespace tilecraft::dsl {
+namespace {
+
+class DriverTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    path_ = ::testing::TempDir() + "driver_test.tile";
+    std::ofstream(path_) << "N = dim()\n@kernel\ndef k(x: Tensor[f32, (N,)], y: Tensor[f32, (N,)]):\n"
+                            "    part = split(N, cores=vector_cores())\n    for t in tiles(part, size=64):\n"
+                            "        with copyin:\n            v = load(x[t])\n        with compute:\n"
+                            "            w = exp(v) + nope\n        with copyout:\n            store(y[t], w)\n";
+  }
+  void TearDown() override { std::remove(path_.c_str()); }
+  int run(const std::string& emit, const std::string& diagnostics = "text") {
+    out_.str("");
+    err_.str("");
+    CompileOptions options;
+    options.file = path_;
+    options.emit = emit;
+    options.diagnostics = diagnostics;
+    return runCompile(options, out_, err_);
+  }
+
+  std::string path_;
+  std::ostringstream out_;
+  std::ostringstream err_;
+};
+
+TEST_F(DriverTest, ErrorsGoToStderrWithSummaryAndExitOne) {
+  EXPECT_EQ(run("ast"), 1);
+  EXPECT_EQ(out_.str(), "");
+  EXPECT_NE(err_.str().find("driver_test.tile:9:26: error: name 'nope' is not defined\n"), std::string::npos)
+      << err_.str();
+  EXPECT_NE(err_.str().find("1 error generated\n"), std::string::npos);
+}
+
+TEST_F(DriverTest, JsonDiagnostics) {
+  EXPECT_EQ(run("ast", "json"), 1);
+  EXPECT_NE(err_.str().find("\"line\":9,\"column\":26"), std::string::npos) << err_.str();
+  EXPECT_NE(err_.str().find("\"message\":\"name 'nope' is not defined\""), std::string::npos);
+  EXPECT_EQ(err_.str().find("generated"), std::string::npos);
+}
+
+TEST_F(DriverTest, TokensNeedOnlyTheLexer) {
+  EXPECT_EQ(run("tokens"), 0);
+  EXPECT_EQ(out_.str().substr(0, 21), "1:1 Name 'N'\n1:3 Assi");
+}
+
+TEST_F(DriverTest, LaterStagesAreRefusedClearly) {
+  for (const char* emit : {"ir", "ir-after=tiling", "ascendc", "project"}) {
+    EXPECT_EQ(run(emit), 1) << emit;
+    EXPECT_EQ(out_.str(), "");
+    EXPECT_EQ(err_.str(), std::string("error: --emit=") + emit +
+                              " is not implemented yet; this version of the compiler stops after the front end "
+                              "(--emit=tokens or --emit=ast)\n");
+  }
+}
+
+TEST_F(DriverTest, UsageErrors) {
+  EXPECT_EQ(run("bogus"), 2);
+  EXPECT_EQ(err_.str(), "error: unknown --emit value 'bogus' (expected tokens, ast, ir, ir-after=PASS, ascendc or "
+                        "project)\n");
+  EXPECT_EQ(run("ast", "xml"), 2);
+  EXPECT_EQ(err_.str(), "error: unknown --diagnostics value 'xml' (expected text or json)\n");
+  CompileOptions missing;
+  missing.file = "/nonexistent/k.tile";
+  std::ostringstream out;
+  std::ostringstream err;
+  EXPECT_EQ(runCompile(missing, out, err), 2);
+  EXPECT_EQ(err.str().rfind("error: cannot open '/nonexistent/k.tile'", 0), 0u) << err.str();
+}
+
+}  // namespace
+}  // namespace tilecraft::dsl

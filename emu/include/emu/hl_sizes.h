@@ -1,0 +1,43 @@
+// Temporary-buffer sizes of the high-level APIs, shared by the kernel-side checks (emu/hl_*.h) and the host queries
+// (tiling/hl_tiling.h) so that a size the host returns always passes the kernel's check. Depends on nothing else.
+#pragma once
+
+#include "emu/base.h"
+
+namespace tcemu::hl {
+
+// ---- temporary-buffer sizes (bytes); the host functions in tiling/tiling_api.h return the same numbers ------------
+//
+// Our implementations stage float copies of the data in the temporary buffer. The minimum holds one unit of work
+// (a 256-byte repeat for elementwise APIs, one row for SoftMax/LayerNorm/RmsNorm), the maximum the whole input.
+
+// Elementwise activations (Sigmoid, Tanh, Gelu, FasterGelu): float work per element; half needs a float copy too.
+inline uint32_t elementwiseLiveNodes(uint32_t typeSize) { return typeSize == 2 ? 2u : 1u; }
+inline uint32_t elementwiseMinTmp(uint32_t typeSize) { return elementwiseLiveNodes(typeSize) * 256u; }
+inline uint32_t elementwiseMaxTmp(uint64_t count, uint32_t typeSize) {
+  uint64_t perNode = roundUp(count * 4, 256);
+  if (perNode < 256) perNode = 256;
+  return static_cast<uint32_t>(elementwiseLiveNodes(typeSize) * perNode);
+}
+
+// Row-wise APIs: a float row (k rounded to 8 floats = 32 bytes), a second one for half (the cast copy), plus one
+// 32-byte block per reduction result kept live (SoftMax: max and sum; norms: mean and variance).
+inline uint32_t rowTmpBytes(uint32_t k, uint32_t typeSize) {
+  uint32_t rowFloats = static_cast<uint32_t>(roundUp(k, 8));
+  return ((typeSize == 2 ? 2u : 1u) * rowFloats + 16u) * 4u;
+}
+inline uint32_t softmaxMinTmp(uint32_t k, uint32_t typeSize) { return rowTmpBytes(k, typeSize); }
+inline uint32_t softmaxMaxTmp(uint32_t m, uint32_t k, uint32_t typeSize) { return m * rowTmpBytes(k, typeSize); }
+
+// Sum: the first-level per-repeat sums, rounded up to a 32-byte block (the check CANN's Sum makes on its stack buffer).
+inline uint32_t sumTmp(uint32_t n, uint32_t typeSize) {
+  uint32_t perRep = 256 / typeSize, perBlk = 32 / typeSize;
+  return static_cast<uint32_t>(roundUp(ceilDiv(n, perRep), perBlk) * typeSize);
+}
+// Mean with a wider accumulation type stages the cast row (n floats) before the Sum work.
+inline uint32_t meanTmp(uint32_t n, uint32_t srcTypeSize, uint32_t accTypeSize) {
+  if (srcTypeSize == accTypeSize) return sumTmp(n, srcTypeSize);
+  return static_cast<uint32_t>(roundUp(uint64_t{n} * accTypeSize, 32)) + sumTmp(n, accTypeSize);
+}
+
+}  // namespace tcemu::hl

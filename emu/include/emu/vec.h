@@ -1,0 +1,15 @@
+// The vector compute API (ascendc_api.md §3): the shared engine, then each family of instructions.
+#pragma once
+
+#include "emu/vec_engine.h"
+#include "emu/vec_elementwise.h"
+#if __has_include("emu/vec_cast_cmp.h")
+#include "emu/vec_cast_cmp.h"
+#endif
+#if __has_include("emu/vec_reduce.h")
+#include "emu/vec_reduce.h"
+#endif
+#if __has_include("emu/vec_gather.h")
+#include "emu/vec_gather.h"
+#endif
+#include "emu/vec_symbol.h"

@@ -1,0 +1,142 @@
+// buffer-plan: offsets per memory with reuse of dead space, then the capacity check on the real layout.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "ir/check.h"
+#include "passes/passes.h"
+
+namespace tilecraft::passes {
+
+namespace {
+
+struct Interval {
+  int64_t start = -1;
+  int64_t end = -1;
+};
+
+struct Span {
+  int64_t begin = 0;
+  int64_t end = 0;
+  ir::NodeId node = ir::kNone;
+};
+
+/// Program positions: every statement gets one; a loop spans from its own position to its last descendant's.
+void number(const ir::Kernel& k, ir::NodeId id, int64_t& pos, std::vector<int64_t>& at, std::vector<Span>& loops,
+            std::vector<int64_t>& innerLoop, int64_t loopIndex) {
+  at[id] = pos++;
+  innerLoop[id] = loopIndex;
+  const ir::Node& n = k.node(id);
+  bool isLoop = n.kind == ir::NodeKind::TileLoop || n.kind == ir::NodeKind::RangeLoop;
+  int64_t mine = loopIndex;
+  if (isLoop) {
+    loops.push_back({at[id], 0, id});
+    mine = static_cast<int64_t>(loops.size() - 1);
+  }
+  for (ir::NodeId s : n.body) number(k, s, pos, at, loops, innerLoop, mine);
+  for (ir::NodeId s : n.orelse) number(k, s, pos, at, loops, innerLoop, mine);
+  if (isLoop) loops[mine].end = pos - 1;
+}
+
+}  // namespace
+
+void bufferPlan(ir::Kernel& kernel, PassContext& context) {
+  std::vector<int64_t> at(kernel.nodes.size(), -1);
+  std::vector<int64_t> innerLoop(kernel.nodes.size(), -1);
+  std::vector<Span> loops;
+  int64_t pos = 0;
+  number(kernel, kernel.body, pos, at, loops, innerLoop, -1);
+
+  // Lifetime of each buffer: from its first to its last reference in program order.
+  std::vector<Interval> life(kernel.buffers.size());
+  std::vector<ir::NodeId> firstRef(kernel.buffers.size(), ir::kNone);
+  auto touch = [&](ir::BufferId b, ir::NodeId id) {
+    if (b == ir::kNone) return;
+    Interval& l = life[b];
+    if (l.start < 0 || at[id] < l.start) {
+      l.start = at[id];
+      firstRef[b] = id;
+    }
+    l.end = std::max(l.end, at[id]);
+  };
+  for (ir::NodeId id = 0; id < kernel.nodes.size(); ++id) {
+    if (at[id] < 0) continue;
+    const ir::Node& n = kernel.node(id);
+    touch(n.dst, id);
+    touch(n.work, id);
+    for (ir::BufferId s : n.srcs) touch(s, id);
+  }
+  // A buffer used inside a loop it was not made in is live for the whole loop (every iteration reads it); a
+  // queue buffer with several copies rotates over the iterations of the loop it is made in, so all copies stay
+  // live for that whole loop. Loops are visited inner to outer, so nested extensions compose.
+  for (size_t b = 0; b < kernel.buffers.size(); ++b) {
+    Interval& l = life[b];
+    if (l.start < 0) continue;
+    if (kernel.buffers[b].buffers > 1 && innerLoop[firstRef[b]] >= 0) {
+      const Span& loop = loops[innerLoop[firstRef[b]]];
+      l.start = std::min(l.start, loop.begin);
+      l.end = std::max(l.end, loop.end);
+    }
+    for (auto it = loops.rbegin(); it != loops.rend(); ++it) {
+      bool inside = l.start > it->begin && l.start <= it->end;
+      bool reaches = l.end > it->begin && l.end <= it->end;
+      if (!inside && reaches) l.end = it->end;
+    }
+  }
+
+  // First fit in order of birth: a buffer takes the lowest aligned offset that no live buffer occupies.
+  std::vector<ir::BufferId> orderIds;
+  for (ir::BufferId b = 0; b < kernel.buffers.size(); ++b) {
+    if (life[b].start >= 0) orderIds.push_back(b);
+  }
+  std::stable_sort(orderIds.begin(), orderIds.end(),
+                   [&](ir::BufferId a, ir::BufferId c) { return life[a].start < life[c].start; });
+  kernel.plannedBytes.fill(0);
+  std::vector<ir::BufferId> placed;
+  for (ir::BufferId b : orderIds) {
+    ir::Buffer& buf = kernel.buffers[b];
+    int64_t size = buf.bytes * buf.buffers;
+    int64_t align = ir::alignmentOf(buf.mem);
+    std::vector<std::pair<int64_t, int64_t>> busy;
+    for (ir::BufferId o : placed) {
+      const ir::Buffer& other = kernel.buffers[o];
+      if (other.mem != buf.mem || life[o].end < life[b].start || life[b].end < life[o].start) continue;
+      busy.push_back({other.offset, other.offset + other.bytes * other.buffers});
+    }
+    std::sort(busy.begin(), busy.end());
+    int64_t offset = 0;
+    for (const auto& [lo, hi] : busy) {
+      if (offset + size <= lo) break;
+      offset = std::max(offset, ir::alignUp(hi, align));
+    }
+    buf.offset = offset;
+    placed.push_back(b);
+    int64_t& used = kernel.plannedBytes[static_cast<int>(buf.mem)];
+    used = std::max(used, offset + size);
+  }
+  kernel.planned = true;
+
+  // The checker bounded the peak of live bytes; the layout adds alignment and fragmentation, so check again.
+  for (ir::Mem mem : {ir::Mem::UB, ir::Mem::L1, ir::Mem::L0A, ir::Mem::L0B, ir::Mem::L0C}) {
+    int64_t used = kernel.plannedBytes[static_cast<int>(mem)];
+    int64_t capacity = dsl::memCapacityBytes(mem);
+    if (used <= capacity) continue;
+    ir::BufferId largest = ir::kNone;
+    for (ir::BufferId b : placed) {
+      const ir::Buffer& buf = kernel.buffers[b];
+      if (buf.mem != mem) continue;
+      if (largest == ir::kNone || buf.bytes * buf.buffers > kernel.buffers[largest].bytes * kernel.buffers[largest].buffers) {
+        largest = b;
+      }
+    }
+    const ir::Buffer& big = kernel.buffers[largest];
+    auto d = context.diagnostics.error(
+        kernel.span, fmt::format("kernel '{}' needs {} bytes of {} after buffer planning (aligned offsets); {} available",
+                                 kernel.name, used, dsl::memName(mem), capacity));
+    d.note(firstRef[largest] != ir::kNone ? kernel.node(firstRef[largest]).span : kernel.span,
+           fmt::format("largest buffer: '{}' of {} bytes x{} copies", big.name, big.bytes, big.buffers));
+    d.hint(big.buffers > 1 ? "use a smaller tile size, or buffers=1 on its loop" : "use a smaller tile size");
+  }
+}
+
+}  // namespace tilecraft::passes

@@ -1,0 +1,68 @@
+// tiling: trip counts and tail lengths of tile loops; which GM copies need DataCopyPad.
+#include "ir/builder.h"
+#include "ir/check.h"
+#include "passes/passes.h"
+
+namespace tilecraft::passes {
+
+namespace {
+
+/// True when the extent is known to be a whole number of 32-byte blocks of `dtype` (DataCopy moves whole blocks).
+bool rowAligned(const ir::Extent& e, ir::DType dtype) {
+  if (e.kind != ir::Extent::Kind::Const && e.kind != ir::Extent::Kind::Tile) return false;
+  return e.value * dsl::dtypeBits(dtype) % (32 * 8) == 0;
+}
+
+/// A constant walk length that the tile size divides has no tail; anything else may.
+bool hasTail(const ir::Kernel& k, const ir::Node& loop) {
+  const ir::Node& len = k.node(loop.args.at(1));
+  return !(len.kind == ir::NodeKind::IntConst && len.intValue % loop.size == 0);
+}
+
+}  // namespace
+
+void tiling(ir::Kernel& kernel, PassContext&) {
+  ir::Builder b(kernel);
+  std::vector<bool> loopTail(kernel.loops.size(), false);
+  for (ir::NodeId id = 0; id < kernel.nodes.size(); ++id) {
+    if (kernel.nodes[id].kind != ir::NodeKind::TileLoop || kernel.nodes[id].args.size() != 2) continue;
+    const ir::Node loop = kernel.nodes[id];
+    loopTail[loop.ref] = hasTail(kernel, loop);
+    b.setSource(loop.span, 0);
+    // count = cdiv(len, size); the last tile holds len - (count - 1) * size elements (size when it divides).
+    ir::NodeId size = b.intConst(loop.size);
+    ir::NodeId count = b.scalarBinary(ir::Op::Cdiv, loop.args[1], size);
+    ir::NodeId tail = b.scalarBinary(
+        ir::Op::Sub, loop.args[1],
+        b.scalarBinary(ir::Op::Mul, b.scalarBinary(ir::Op::Sub, count, b.intConst(1)), b.intConst(loop.size)));
+    kernel.nodes[id].args.push_back(count);
+    kernel.nodes[id].args.push_back(tail);
+  }
+  // A GM copy is exact (DataCopy) only when every row it moves is whole 32-byte blocks and no tile dimension
+  // can be a short tail; otherwise it is DataCopyPad, which pads the UB rows and masks the GM side.
+  for (ir::Node& n : kernel.nodes) {
+    if (n.kind != ir::NodeKind::Load && n.kind != ir::NodeKind::Store) continue;
+    const ir::Param& p = kernel.params.at(n.ref);
+    bool tail = false;
+    for (const ir::GmIndex& g : n.access) {
+      if (g.kind == ir::GmIndex::Kind::Tile && loopTail.at(g.loop)) tail = true;
+    }
+    // The innermost index decides the row length actually moved.
+    const ir::GmIndex& last = n.access.back();
+    ir::Extent row = p.shape.back();
+    if (last.kind == ir::GmIndex::Kind::Tile) {
+      row = {ir::Extent::Kind::Tile, 0, last.loop};
+      for (const ir::Node& l : kernel.nodes) {
+        if (l.kind == ir::NodeKind::TileLoop && l.ref == last.loop) row.value = l.size;
+      }
+    } else if (last.kind == ir::GmIndex::Kind::Slice) {
+      row = last.width;
+    } else if (last.kind == ir::GmIndex::Kind::Point) {
+      row = ir::Extent::constant(1);
+    }
+    if (!rowAligned(row, p.dtype)) tail = true;
+    n.tail = tail;
+  }
+}
+
+}  // namespace tilecraft::passes

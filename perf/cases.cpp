@@ -1,0 +1,325 @@
+#include "perf/cases.h"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "perf/error.h"
+
+namespace tilecraft::perf {
+
+using nlohmann::json;
+
+int dtypeBytes(DType t) {
+  switch (t) {
+    case DType::F16: case DType::BF16: case DType::I16: return 2;
+    case DType::F32: case DType::I32: return 4;
+    case DType::I64: return 8;
+    case DType::I8: case DType::U8: case DType::Bool: return 1;
+  }
+  return 1;
+}
+
+std::string_view dtypeName(DType t) {
+  switch (t) {
+    case DType::F16: return "float16";
+    case DType::BF16: return "bfloat16";
+    case DType::F32: return "float32";
+    case DType::I8: return "int8";
+    case DType::U8: return "uint8";
+    case DType::I16: return "int16";
+    case DType::I32: return "int32";
+    case DType::I64: return "int64";
+    case DType::Bool: return "bool";
+  }
+  return "?";
+}
+
+std::optional<DType> parseDType(std::string_view name) {
+  for (DType t : {DType::F16, DType::BF16, DType::F32, DType::I8, DType::U8, DType::I16, DType::I32, DType::I64, DType::Bool}) {
+    if (dtypeName(t) == name) return t;
+  }
+  return std::nullopt;
+}
+
+bool isFloat(DType t) { return t == DType::F16 || t == DType::BF16 || t == DType::F32; }
+
+double TensorArg::numel() const {
+  if (!present) return 0;
+  double total = 0;
+  for (const auto& s : shapes) {
+    double n = 1;
+    for (int64_t d : s) n *= static_cast<double>(d);
+    total += n;
+  }
+  return total;
+}
+
+double TensorArg::dim(int i) const {
+  if (shapes.empty()) return 1;
+  const std::vector<int64_t>& s = shapes.front();
+  int n = static_cast<int>(s.size());
+  int k = i < 0 ? i + n : i;
+  if (k < 0 || k >= n || s[static_cast<size_t>(k)] <= 0) return 1;
+  return static_cast<double>(s[static_cast<size_t>(k)]);
+}
+
+double TaskCase::attrNumber(const std::string& name, double fallback) const {
+  auto it = attrs.find(name);
+  if (it == attrs.end()) return fallback;
+  if (it->second.kind == AttrValue::Kind::Number) return it->second.number;
+  if (it->second.kind == AttrValue::Kind::Bool) return it->second.boolean ? 1 : 0;
+  return fallback;
+}
+
+std::string TaskCase::attrString(const std::string& name, const std::string& fallback) const {
+  auto it = attrs.find(name);
+  return it != attrs.end() && it->second.kind == AttrValue::Kind::String ? it->second.text : fallback;
+}
+
+std::vector<double> TaskCase::attrList(const std::string& name) const {
+  auto it = attrs.find(name);
+  return it != attrs.end() && it->second.kind == AttrValue::Kind::List ? it->second.list : std::vector<double>{};
+}
+
+namespace {
+
+struct Row {
+  std::vector<std::string> fields;
+  int line = 0;
+};
+
+// RFC 4180: fields may be quoted, quotes inside doubled, newlines allowed inside quotes.
+std::vector<Row> splitCsv(std::string_view text, const std::string& fileName) {
+  std::vector<Row> rows;
+  Row row;
+  std::string field;
+  bool quoted = false, fieldStarted = false;
+  int line = 1;
+  row.line = 1;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (quoted) {
+      if (c == '"') {
+        if (i + 1 < text.size() && text[i + 1] == '"') { field += '"'; ++i; }
+        else quoted = false;
+      } else {
+        if (c == '\n') ++line;
+        field += c;
+      }
+      continue;
+    }
+    if (c == '"') {
+      if (!field.empty()) throw PerfError(fmt::format("{}:{}: a quote inside an unquoted field", fileName, line));
+      quoted = true;
+      fieldStarted = true;
+    } else if (c == ',') {
+      row.fields.push_back(std::move(field));
+      field.clear();
+      fieldStarted = true;
+    } else if (c == '\n' || c == '\r') {
+      if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') ++i;
+      if (fieldStarted || !field.empty()) {
+        row.fields.push_back(std::move(field));
+        rows.push_back(std::move(row));
+      }
+      field.clear();
+      row = Row{};
+      fieldStarted = false;
+      ++line;
+      row.line = line;
+    } else {
+      field += c;
+      fieldStarted = true;
+    }
+  }
+  if (quoted) throw PerfError(fmt::format("{}:{}: unterminated quoted field", fileName, row.line));
+  if (fieldStarted || !field.empty()) {
+    row.fields.push_back(std::move(field));
+    rows.push_back(std::move(row));
+  }
+  return rows;
+}
+
+std::vector<int64_t> toShape(const json& j) {
+  std::vector<int64_t> shape;
+  for (const json& d : j) {
+    if (!d.is_number_integer()) throw std::invalid_argument("a dimension is not an integer");
+    shape.push_back(d.get<int64_t>());
+  }
+  return shape;
+}
+
+AttrValue toAttr(const json& j) {
+  AttrValue v;
+  if (j.is_boolean()) { v.kind = AttrValue::Kind::Bool; v.boolean = j.get<bool>(); }
+  else if (j.is_number()) { v.kind = AttrValue::Kind::Number; v.number = j.get<double>(); }
+  else if (j.is_string()) {
+    v.kind = AttrValue::Kind::String;
+    v.text = j.get<std::string>();
+    // Some attributes carry numbers as strings ("1e-08"); keep both readings.
+    char* end = nullptr;
+    double d = std::strtod(v.text.c_str(), &end);
+    if (end != v.text.c_str() && *end == '\0') v.number = d;
+  } else if (j.is_array()) {
+    v.kind = AttrValue::Kind::List;
+    for (const json& e : j) if (e.is_number()) v.list.push_back(e.get<double>());
+  }
+  return v;
+}
+
+// "SoftmaxV2×1 + Cast×2" -> {SoftmaxV2,1},{Cast,2}
+std::vector<KernelCount> parseKernels(const std::string& text) {
+  std::vector<KernelCount> kernels;
+  std::string_view rest = text;
+  const std::string_view times = "\xC3\x97";  // U+00D7 MULTIPLICATION SIGN in UTF-8
+  while (!rest.empty()) {
+    size_t plus = rest.find(" + ");
+    std::string_view item = rest.substr(0, plus);
+    rest = plus == std::string_view::npos ? std::string_view{} : rest.substr(plus + 3);
+    while (!item.empty() && item.front() == ' ') item.remove_prefix(1);
+    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+    if (item.empty()) continue;
+    KernelCount k;
+    size_t x = item.rfind(times);
+    if (x == std::string_view::npos) {
+      k.name = std::string(item);
+    } else {
+      k.name = std::string(item.substr(0, x));
+      std::string count(item.substr(x + times.size()));
+      char* end = nullptr;
+      long n = std::strtol(count.c_str(), &end, 10);
+      if (end == count.c_str() || *end != '\0' || n < 1) throw std::invalid_argument("kernel count '" + count + "'");
+      k.count = static_cast<int>(n);
+    }
+    kernels.push_back(std::move(k));
+  }
+  return kernels;
+}
+
+double toNumber(const std::string& s, const char* column) {
+  char* end = nullptr;
+  double v = std::strtod(s.c_str(), &end);
+  if (s.empty() || end == s.c_str() || *end != '\0') {
+    throw std::invalid_argument(fmt::format("column {}: '{}' is not a number", column, s));
+  }
+  return v;
+}
+
+const std::vector<std::string> kColumns = {"level", "op_dir", "operator", "category", "case_id", "input_shapes", "dtypes",
+                                           "attrs", "value_range", "baseline_kernels", "baseline_us", "baseline_kind",
+                                           "t_hw_us"};
+
+TaskCase parseRow(const Row& row, const std::map<std::string, size_t>& col) {
+  auto get = [&](const std::string& name) -> const std::string& { return row.fields[col.at(name)]; };
+  TaskCase c;
+  c.line = row.line;
+  c.level = get("level");
+  c.opDir = get("op_dir");
+  c.op = get("operator");
+  c.category = get("category");
+  c.caseId = static_cast<int>(toNumber(get("case_id"), "case_id"));
+
+  json shapes, dtypes, attrs, ranges;
+  auto parseJson = [](const std::string& text, const char* column) {
+    try {
+      return json::parse(text);
+    } catch (const json::parse_error& e) {
+      throw std::invalid_argument(fmt::format("column {}: invalid JSON: {}", column, e.what()));
+    }
+  };
+  shapes = parseJson(get("input_shapes"), "input_shapes");
+  dtypes = parseJson(get("dtypes"), "dtypes");
+  attrs = get("attrs").empty() ? json::object() : parseJson(get("attrs"), "attrs");
+  ranges = get("value_range").empty() ? json() : parseJson(get("value_range"), "value_range");
+  if (!shapes.is_array()) throw std::invalid_argument("column input_shapes: expected a JSON list");
+  if (!dtypes.is_array() || dtypes.empty()) throw std::invalid_argument("column dtypes: expected a non-empty JSON list");
+  if (!attrs.is_object()) throw std::invalid_argument("column attrs: expected a JSON object");
+
+  for (size_t i = 0; i < shapes.size(); ++i) {
+    TensorArg arg;
+    const json& s = shapes[i];
+    // One dtype may stand for every input (ForeachXxx lists).
+    const json& d = dtypes[std::min(i, dtypes.size() - 1)];
+    if (!s.is_null()) {
+      if (!s.is_array()) throw std::invalid_argument(fmt::format("column input_shapes: input {} is not a list", i));
+      arg.present = true;
+      arg.isList = !s.empty() && s[0].is_array();
+      try {
+        if (arg.isList) for (const json& e : s) arg.shapes.push_back(toShape(e));
+        else arg.shapes.push_back(toShape(s));
+      } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument(fmt::format("column input_shapes: input {}: {}", i, e.what()));
+      }
+      if (!d.is_string()) throw std::invalid_argument(fmt::format("column dtypes: input {} has no dtype", i));
+      std::optional<DType> t = parseDType(d.get<std::string>());
+      if (!t) throw std::invalid_argument(fmt::format("column dtypes: unknown dtype '{}'", d.get<std::string>()));
+      arg.dtype = *t;
+      // value_range is either one [lo, hi] for all inputs or one per input.
+      if (ranges.is_array() && ranges.size() == 2 && ranges[0].is_number() && ranges[1].is_number()) {
+        arg.valueRange = std::make_pair(ranges[0].get<double>(), ranges[1].get<double>());
+      } else if (ranges.is_array() && i < ranges.size() && ranges[i].is_array() && ranges[i].size() == 2 &&
+                 ranges[i][0].is_number() && ranges[i][1].is_number()) {
+        arg.valueRange = std::make_pair(ranges[i][0].get<double>(), ranges[i][1].get<double>());
+      }
+    }
+    c.inputs.push_back(std::move(arg));
+  }
+  for (auto it = attrs.begin(); it != attrs.end(); ++it) c.attrs[it.key()] = toAttr(*it);
+  c.baselineKernels = parseKernels(get("baseline_kernels"));
+  c.baselineUs = toNumber(get("baseline_us"), "baseline_us");
+  const std::string& kind = get("baseline_kind");
+  if (kind != "measured" && kind != "capped") {
+    throw std::invalid_argument(fmt::format("column baseline_kind: '{}' is neither 'measured' nor 'capped'", kind));
+  }
+  c.baselineMeasured = kind == "measured";
+  c.tHwUs = toNumber(get("t_hw_us"), "t_hw_us");
+  return c;
+}
+
+}  // namespace
+
+std::vector<TaskCase> parseCasesCsv(std::string_view text, const std::string& fileName) {
+  std::vector<Row> rows = splitCsv(text, fileName);
+  if (rows.empty()) throw PerfError(fmt::format("{}: empty file (expected a header line)", fileName));
+  std::map<std::string, size_t> col;
+  for (size_t i = 0; i < rows[0].fields.size(); ++i) col[rows[0].fields[i]] = i;
+  for (const std::string& name : kColumns) {
+    if (!col.count(name)) throw PerfError(fmt::format("{}:1: header lacks the column '{}'", fileName, name));
+  }
+  std::vector<TaskCase> cases;
+  for (size_t r = 1; r < rows.size(); ++r) {
+    const Row& row = rows[r];
+    if (row.fields.size() != rows[0].fields.size()) {
+      throw PerfError(fmt::format("{}:{}: {} fields, the header has {}", fileName, row.line, row.fields.size(),
+                                  rows[0].fields.size()));
+    }
+    try {
+      cases.push_back(parseRow(row, col));
+    } catch (const std::invalid_argument& e) {
+      throw PerfError(fmt::format("{}:{}: {}", fileName, row.line, e.what()));
+    }
+  }
+  return cases;
+}
+
+std::vector<TaskCase> loadCasesCsv(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw PerfError(fmt::format("{}: cannot open the cases file", file.string()));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parseCasesCsv(text.str(), file.string());
+}
+
+std::filesystem::path defaultCalibrationCsv() {
+  std::filesystem::path rel = std::filesystem::path("calibration") / "cann_bench_910b2_public.csv";
+  if (const char* shared = std::getenv("TILECRAFT_SHARED"); shared != nullptr && *shared != '\0') {
+    return std::filesystem::path(shared) / rel;
+  }
+  return (std::filesystem::path(TILECRAFT_SOURCE_DIR) / ".." / "shared" / rel).lexically_normal();
+}
+
+}  // namespace tilecraft::perf
