@@ -5,7 +5,7 @@ JOBS ?= $(shell nproc)
 .PHONY: demo test setup build bench clean
 
 demo: build
-	./$(BUILD)/cli/tilecraft emu run samples/*.cpp
+	./$(BUILD)/cli/tilecraft emu run --profile samples/*.cpp
 
 test: build
 	cd $(BUILD) && ctest --output-on-failure -j$(JOBS)

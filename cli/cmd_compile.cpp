@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/registry.h"
+#include "codegen/driver.h"
 #include "dsl/driver.h"
 #include "passes/driver.h"
 
@@ -12,12 +13,12 @@ namespace tilecraft::cli {
 namespace {
 
 void registerCompileCommand(CLI::App& app) {
-  CLI::App* compile = app.add_subcommand("compile", "Compile a Tile DSL program (front end: tokens and checked AST)");
+  CLI::App* compile = app.add_subcommand("compile", "Compile a Tile DSL program (tokens, checked AST, kernel IR)");
   auto options = std::make_shared<dsl::CompileOptions>();
   compile->add_option("FILE.tile", options->file, "The DSL program")->required();
   compile->add_option("--emit", options->emit,
-                      "What to print: tokens | ast (typed AST with buffer budgets); ir, ir-after=PASS, ascendc and "
-                      "project are not implemented yet")
+                      "What to print: tokens | ast (typed AST with buffer budgets) | ir | ir-after=PASS | ascendc "
+                      "(the kernel source); project is not implemented yet")
       ->capture_default_str();
   compile->add_option("--diagnostics", options->diagnostics, "Diagnostics format on stderr: text | json")
       ->capture_default_str();
@@ -30,6 +31,8 @@ void registerCompileCommand(CLI::App& app) {
     if (passes::isIrEmit(options->emit) || irFlags->first || irFlags->second) {
       passes::IrCompileOptions ir{options->file, options->emit, options->diagnostics, irFlags->first, irFlags->second};
       status = passes::runCompileIr(ir, std::cout, std::cerr);
+    } else if (options->emit == "ascendc") {
+      status = codegen::runCompileAscendC({options->file, options->diagnostics}, std::cout, std::cerr);
     } else {
       status = dsl::runCompile(*options, std::cout, std::cerr);
     }

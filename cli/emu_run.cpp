@@ -26,6 +26,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "perf/error.h"
+#include "perf/timeline_command.h"
+
 namespace tilecraft::cli {
 namespace {
 
@@ -167,9 +170,21 @@ class WorkRoot {
   bool temporary_ = false;
 };
 
+// The timeline profile of a passing run (docs/perf-model.md), as detail lines under its result line.
+void addProfile(FileOutcome& outcome, const fs::path& trace) {
+  try {
+    perf::ArchSpec arch = perf::loadArchByName("910b2", perf::defaultArchDir());
+    std::istringstream profile(perf::profileTraceFile(trace.string(), arch));
+    for (std::string line; std::getline(profile, line);) outcome.details.push_back(line);
+  } catch (const perf::PerfError& e) {
+    outcome.details.push_back(fmt::format("no profile: {}", e.what()));
+  }
+}
+
 FileOutcome buildAndRun(const EmuRunOptions& options, support::ProcessRunner& runner, const std::string& file,
-                        const fs::path& workDir, const std::optional<fs::path>& tracePath) {
+                        const fs::path& workDir, std::optional<fs::path> tracePath) {
   fs::create_directories(workDir);
+  if (!tracePath && options.profile) tracePath = workDir / "trace.jsonl";
   fs::path program = workDir / "prog";
   fs::path report = workDir / "report.jsonl";
   // The emulator appends to both files; a kept folder or trace folder may hold an earlier run's.
@@ -192,7 +207,9 @@ FileOutcome buildAndRun(const EmuRunOptions& options, support::ProcessRunner& ru
   run.env["TILECRAFT_EMU_REPORT"] = report.string();
   if (tracePath) run.env["TILECRAFT_EMU_TRACE"] = tracePath->string();
   support::ProcessResult result = runner.run(run);
-  return judgeRun(result, fs::exists(report) ? readFile(report) : std::string(), options.timeoutSeconds);
+  FileOutcome outcome = judgeRun(result, fs::exists(report) ? readFile(report) : std::string(), options.timeoutSeconds);
+  if (outcome.passed && options.profile && tracePath) addProfile(outcome, *tracePath);
+  return outcome;
 }
 
 void printOutcome(std::ostream& out, const std::string& name, const FileOutcome& outcome, bool quiet) {
@@ -233,6 +250,8 @@ void addEmuRunOptions(CLI::App& command, EmuRunOptions& options) {
       ->capture_default_str();
   command.add_option("--keep", options.keepDir, "build and run in this folder and keep it");
   command.add_option("--trace-dir", options.traceDir, "write each program's instruction trace here");
+  command.add_flag("--profile", options.profile,
+                   "print each passing run's simulated timeline (910b2; `tilecraft perf simulate` for more)");
   command.add_flag("-q,--quiet", options.quiet, "print only the result lines");
 }
 

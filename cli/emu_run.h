@@ -21,6 +21,7 @@ struct EmuRunOptions {
   double timeoutSeconds = 60;  // per program run; 0 = none
   std::string keepDir;         // empty: build products go to a temporary folder that is removed afterwards
   std::string traceDir;        // empty: no instruction traces
+  bool profile = false;        // simulate each passing run's trace on the perf model and print the profile
   bool quiet = false;          // leave out the programs' own output
   std::string includeDir;      // the emulator headers (the folder holding kernel_operator.h)
   std::string compiler = "g++";

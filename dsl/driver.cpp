@@ -14,10 +14,10 @@
 namespace tilecraft::dsl {
 
 namespace {
-// Stages the issue plans after the front end; asking for them is an error until they exist, never fake output.
-bool isPlannedStage(const std::string& emit) {
-  return emit == "ir" || emit.rfind("ir-after=", 0) == 0 || emit == "ascendc" || emit == "project";
-}
+// Stages the issue plans after the IR; asking for them is an error until they exist, never fake output.
+bool isPlannedStage(const std::string& emit) { return emit == "ascendc" || emit == "project"; }
+// The IR stages are the passes library's (passes::runCompileIr); the command routes them there.
+bool isIrStage(const std::string& emit) { return emit == "ir" || emit.rfind("ir-after=", 0) == 0; }
 }  // namespace
 
 int runCompile(const CompileOptions& options, std::ostream& out, std::ostream& err) {
@@ -26,10 +26,14 @@ int runCompile(const CompileOptions& options, std::ostream& out, std::ostream& e
     return 2;
   }
   if (isPlannedStage(options.emit)) {
-    err << fmt::format("error: --emit={} is not implemented yet; this version of the compiler stops after the front "
-                       "end (--emit=tokens or --emit=ast)\n",
+    err << fmt::format("error: --emit={} is not implemented yet (available: tokens, ast, ir, ir-after=PASS)\n",
                        options.emit);
     return 1;
+  }
+  if (isIrStage(options.emit)) {
+    err << fmt::format("error: --emit={} is produced by the IR driver, not the front end (passes::runCompileIr)\n",
+                       options.emit);
+    return 2;
   }
   if (options.emit != "tokens" && options.emit != "ast") {
     err << fmt::format("error: unknown --emit value '{}' (expected tokens, ast, ir, ir-after=PASS, ascendc or "

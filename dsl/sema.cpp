@@ -127,6 +127,40 @@ void Checker::checkModule() {
 }
 
 namespace {
+
+// Names an LLM carries over from Triton, TileLang, AscendC or the AscendCraft DSL, with the Tile DSL spelling.
+const char* foreignIdiomHint(const std::string& name) {
+  static const std::pair<const char*, const char*> kIdioms[] = {
+      {"program_id", "the core index is implicit: 'rows = split(M, cores=vector_cores())' gives this core's share"},
+      {"get_block_idx", "the core index is implicit: 'rows = split(M, cores=vector_cores())' gives this core's share"},
+      {"GetBlockIdx", "the core index is implicit: 'rows = split(M, cores=vector_cores())' gives this core's share"},
+      {"num_programs", "the core count is a split() argument: cores=vector_cores() or cube_cores()"},
+      {"arange", "address tiles by slicing tensors: x[t, :] with a tile variable from tiles(...)"},
+      {"alloc_ub", "buffers are implicit: load(...) and every tile operation make their own UB buffer"},
+      {"alloc_l1", "buffers are implicit: load(..., to=L1) makes an L1 tile"},
+      {"vadd", "write a + b"},
+      {"vsub", "write a - b"},
+      {"vmul", "write a * b"},
+      {"vdiv", "write a / b"},
+      {"vmax", "use maximum(a, b)"},
+      {"vmin", "use minimum(a, b)"},
+      {"vexp", "use exp(x)"},
+      {"vln", "use log(x)"},
+      {"vabs", "use abs(x)"},
+      {"vsqrt", "use sqrt(x)"},
+      {"vrsqrt", "use rsqrt(x)"},
+      {"vrelu", "use relu(x)"},
+      {"duplicate", "use full(shape, value, dtype)"},
+      {"softmax", "there is no softmax builtin: e = exp(v - reduce_max(v, axis=-1)); e / reduce_sum(e, axis=-1)"},
+      {"barrier", "synchronisation is implicit: stages (with copyin/compute/copyout) are the unit of sync"},
+      {"sync_all", "synchronisation is implicit: stages (with copyin/compute/copyout) are the unit of sync"},
+  };
+  for (const auto& [foreign, hint] : kIdioms) {
+    if (name == foreign) return hint;
+  }
+  return nullptr;
+}
+
 bool isReservedName(const std::string& name) {
   return findBuiltin(name) || dtypeFromName(name) || memFromName(name) || name == "copyin" || name == "compute" ||
          name == "copyout" || name == "Tensor" || name == "kernel";
@@ -543,7 +577,9 @@ Type Checker::lookup(NodeId nameNode) {
     candidates.push_back(extra);
   }
   auto d = error(nameNode, fmt::format("name '{}' is not defined", name));
-  if (auto close = closestName(name, candidates)) {
+  if (const char* idiom = foreignIdiomHint(name)) {
+    d.hint(idiom);
+  } else if (auto close = closestName(name, candidates)) {
     d.hint(fmt::format("did you mean '{}'?", *close));
   } else if (!name.empty() && std::isupper(static_cast<unsigned char>(name[0]))) {
     d.hint(fmt::format("declare a size known at run time at module level: '{} = dim()'", name));

@@ -6,11 +6,12 @@
 
 namespace tilecraft::ir {
 
-[[noreturn]] void internalError(const char* file, int line, const char* condition, const std::string& message);
+[[noreturn]] void internalError(const char* file, int line, const char* condition,
+                                const std::string& message);
 
 }  // namespace tilecraft::ir
 
-#define TILECRAFT_CHECK(cond, message)                                              \
-  do {                                                                              \
+#define TILECRAFT_CHECK(cond, message)                                               \
+  do {                                                                               \
     if (!(cond)) ::tilecraft::ir::internalError(__FILE__, __LINE__, #cond, message); \
   } while (0)

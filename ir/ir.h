@@ -1,6 +1,7 @@
 // The typed kernel IR: what a checked Tile DSL kernel means on the hardware, in a form the passes rewrite and
-// the AscendC emitter walks. One flat node list (indexed by NodeId) holds statements and scalar expressions; tile
-// values live in Buffers (typed, placed in a memory, planned to offsets), so ops name their operands by BufferId.
+// the AscendC emitter walks. One flat node list (indexed by NodeId) holds statements and scalar expressions;
+// tile values live in Buffers (typed, placed in a memory, planned to offsets), so ops name their operands by
+// BufferId.
 //
 // Node layout per kind (fields not listed are unused):
 //   Block        body = statements
@@ -24,11 +25,12 @@
 //   Fill         dst; args = [value]                        zeros / full (Duplicate)
 //   Cast         dst; srcs = [src]                          dtype = dst dtype
 //   Unary        op = Exp..Erf; dst; srcs = [x]; work
-//   Binary       op = Add..Pow; dst; srcs = [a, b]          same shapes (broadcasts are explicit)
+//   Binary       op = Add..Pow; dst; srcs = [a, b]; an operand with extent 1 where dst has more is read
+//                repeatedly (a row with a zero repeat stride, a column as a per-row scalar)
 //   BinaryScalar op = Adds | Muls | Maxs | Mins | LeakyRelu | Pows; dst; srcs = [x]; args = [scalar]
 //   Compare      op = Eq..Ge; dst (bool); srcs = [a, b] or [a] with args = [scalar]
 //   Select       dst; srcs = [mask, a, b]
-//   Broadcast    dst; srcs = [x]                            extent-1 dims of x stretched to dst's shape
+//   Broadcast    dst; srcs = [x]; extent-1 dims of x stretched to dst's shape (operands of compare, select)
 //   Reduce       op = ReduceSum..Argmin; dst; srcs = [x]; axis; work
 //   Scan         op = Cumsum | Cumprod; dst; srcs = [x]; axis
 //   Gather       dst; srcs = [table, index]
@@ -53,11 +55,13 @@ using NodeId = uint32_t;
 using BufferId = uint32_t;
 inline constexpr uint32_t kNone = UINT32_MAX;
 
-#define TILECRAFT_IR_NODE_KINDS(X)                                                                          \
-  X(Block) X(CoreSplit) X(TileLoop) X(RangeLoop) X(If) X(Stage) X(ScalarDef) X(IntConst) X(FloatConst)      \
-  X(VarRef) X(LoopField) X(SplitField) X(BlockIdx) X(ScalarUnary) X(ScalarBinary) X(Load) X(Store) X(Copy) \
-  X(Fill) X(Cast) X(Unary) X(Binary) X(BinaryScalar) X(Compare) X(Select) X(Broadcast) X(Reduce) X(Scan)   \
-  X(Gather) X(Matmul) X(Alloc) X(EnQue) X(DeQue) X(Free)
+// clang-format off
+#define TILECRAFT_IR_NODE_KINDS(X)                                                                        \
+  X(Block) X(CoreSplit) X(TileLoop) X(RangeLoop) X(If) X(Stage) X(ScalarDef) X(IntConst) X(FloatConst)    \
+  X(VarRef) X(LoopField) X(SplitField) X(BlockIdx) X(ScalarUnary) X(ScalarBinary) X(Load) X(Store)        \
+  X(Copy) X(Fill) X(Cast) X(Unary) X(Binary) X(BinaryScalar) X(Compare) X(Select) X(Broadcast) X(Reduce)  \
+  X(Scan) X(Gather) X(Matmul) X(Alloc) X(EnQue) X(DeQue) X(Free)
+// clang-format on
 
 enum class NodeKind : unsigned char {
 #define X(k) k,
@@ -66,6 +70,7 @@ enum class NodeKind : unsigned char {
 };
 
 // Every operator an IR node can carry: (name, spelling in the printer). The node kind says which are legal.
+// clang-format off
 #define TILECRAFT_IR_OPS(X)                                                                                  \
   X(None, "") X(Add, "add") X(Sub, "sub") X(Mul, "mul") X(Div, "div") X(FloorDiv, "floordiv") X(Mod, "mod")  \
   X(Pow, "pow") X(Max, "max") X(Min, "min") X(Cdiv, "cdiv") X(Neg, "neg") X(Not, "not") X(And, "and")       \
@@ -76,6 +81,7 @@ enum class NodeKind : unsigned char {
   X(LeakyRelu, "leaky_relu") X(Pows, "pows") X(ReduceSum, "sum") X(ReduceMax, "max") X(ReduceMin, "min")    \
   X(ReduceMean, "mean") X(Argmax, "argmax") X(Argmin, "argmin") X(Cumsum, "cumsum") X(Cumprod, "cumprod")   \
   X(Start, "start") X(Len, "len") X(Size, "size") X(Index, "index")
+// clang-format on
 
 enum class Op : unsigned char {
 #define X(name, spelling) name,
@@ -86,16 +92,16 @@ enum class Op : unsigned char {
 const char* nodeKindName(NodeKind kind);
 const char* opName(Op op);
 
-bool isScalarKind(NodeKind kind);   // IntConst .. ScalarBinary
-bool isTileOpKind(NodeKind kind);   // Load .. Matmul
-bool isSyncKind(NodeKind kind);     // Alloc .. Free
-bool isVectorUnary(Op op);          // Exp .. Erf
-bool isVectorBinary(Op op);         // Add, Sub, Mul, Div, Max, Min, Pow
-bool isVectorScalar(Op op);         // Adds .. Pows
-bool isCompare(Op op);              // Eq .. Ge
-bool isReduce(Op op);               // ReduceSum .. Argmin
-bool isScan(Op op);                 // Cumsum, Cumprod
-bool needsWorkBuffer(Op op);        // the high-level math calls and reductions reserve a work buffer
+bool isScalarKind(NodeKind kind);  // IntConst .. ScalarBinary
+bool isTileOpKind(NodeKind kind);  // Load .. Matmul
+bool isSyncKind(NodeKind kind);    // Alloc .. Free
+bool isVectorUnary(Op op);         // Exp .. Erf
+bool isVectorBinary(Op op);        // Add, Sub, Mul, Div, Max, Min, Pow
+bool isVectorScalar(Op op);        // Adds .. Pows
+bool isCompare(Op op);             // Eq .. Ge
+bool isReduce(Op op);              // ReduceSum .. Argmin
+bool isScan(Op op);                // Cumsum, Cumprod
+bool needsWorkBuffer(Op op);       // the high-level math calls and reductions reserve a work buffer
 
 enum class Stage : unsigned char { CopyIn, Compute, CopyOut };
 const char* stageName(Stage stage);
@@ -142,8 +148,8 @@ struct Param {
   uint32_t var = kNone;       // Attr: its var (a tiling field)
 };
 
-/// A scalar variable: a dim, an attribute, a host value or tiling field (all in the tiling struct), or a device
-/// value computed in the kernel.
+/// A scalar variable: a dim, an attribute, a host value or tiling field (all in the tiling struct), or a
+/// device value computed in the kernel.
 struct Var {
   enum class Kind : unsigned char { Dim, Attr, Host, Device, Field };
   std::string name;
@@ -180,10 +186,10 @@ struct Buffer {
   DType dtype = DType::F32;
   std::vector<Extent> shape;
   BufferKind kind = BufferKind::Value;
-  int64_t bytes = 0;     // one copy, at the upper bounds, rows padded to 32 bytes
-  int buffers = 1;       // copies in flight (double buffering), set by queue insertion
+  int64_t bytes = 0;  // one copy, at the upper bounds, rows padded to 32 bytes
+  int buffers = 1;    // copies in flight (double buffering), set by queue insertion
   QueueKind queue = QueueKind::None;
-  int64_t offset = -1;   // in its memory, set by buffer planning
+  int64_t offset = -1;  // in its memory, set by buffer planning
 };
 
 struct Node {
@@ -208,9 +214,9 @@ struct Node {
   bool transpose = false;
   bool accumulate = false;
   double padValue = 0;
-  bool tail = false;  // Load/Store: the copy may be partial or unaligned (DataCopyPad), set by tiling
-  uint32_t line = 0;  // DSL source line, 0 when the node was made by the compiler
-  support::Span span; // where diagnostics about this node point
+  bool tail = false;   // Load/Store: the copy may be partial or unaligned (DataCopyPad), set by tiling
+  uint32_t line = 0;   // DSL source line, 0 when the node was made by the compiler
+  support::Span span;  // where diagnostics about this node point
 };
 
 enum class CoreKind : unsigned char { Vector, Cube, Mixed };
@@ -225,9 +231,9 @@ struct Kernel {
   std::vector<SplitInfo> splits;
   std::vector<Buffer> buffers;
   std::vector<Node> nodes;
-  NodeId body = kNone;  // a Block
-  support::Span span;   // the kernel's definition, for diagnostics without a better place
-  bool planned = false;  // buffer planning has run: offsets must be set and aligned
+  NodeId body = kNone;                    // a Block
+  support::Span span;                     // the kernel's definition, for diagnostics without a better place
+  bool planned = false;                   // buffer planning has run: offsets must be set and aligned
   std::array<int64_t, 6> plannedBytes{};  // per Mem: the end of the highest planned buffer
 
   const Node& node(NodeId id) const { return nodes[id]; }
@@ -240,8 +246,8 @@ struct Module {
 };
 
 int64_t alignmentOf(Mem mem);  // 32 bytes, 512 for L0A/L0B
-/// Bytes of one copy of a tile: upper bounds of every extent, the innermost row padded to 32 bytes (DataCopyPad
-/// lays rows out that way in UB).
+/// Bytes of one copy of a tile: upper bounds of every extent, the innermost row padded to 32 bytes
+/// (DataCopyPad lays rows out that way in UB).
 int64_t tileBytes(DType dtype, const std::vector<Extent>& shape);
 int64_t alignUp(int64_t value, int64_t align);
 

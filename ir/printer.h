@@ -1,5 +1,5 @@
-// Readable, deterministic text of the IR for `--emit=ir`, `--emit=ir-after=PASS` and golden tests. Everything is
-// printed in definition order by id; no pointers, no addresses, no timestamps.
+// Readable, deterministic text of the IR for `--emit=ir`, `--emit=ir-after=PASS` and golden tests. Everything
+// is printed in definition order by id; no pointers, no addresses, no timestamps.
 #pragma once
 
 #include <string>

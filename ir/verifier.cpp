@@ -55,7 +55,8 @@ class Verifier {
     }
     if (n.kind == NodeKind::VarRef) {
       const Var& v = k_.vars.at(n.ref);
-      if (!v.inTiling() && !varsSeen_.count(n.ref)) fail(owner, fmt::format("uses '{}' before it is defined", v.name));
+      if (!v.inTiling() && !varsSeen_.count(n.ref))
+        fail(owner, fmt::format("uses '{}' before it is defined", v.name));
     }
     for (NodeId a : n.args) scalar(owner, a);
   }
@@ -76,14 +77,15 @@ class Verifier {
     }
     std::string allowed;
     for (Mem m : mems) allowed += (allowed.empty() ? "" : " or ") + std::string(dsl::memName(m));
-    fail(id, fmt::format("{} {} is in {}; this op needs {}", role, name(b), dsl::memName(k_.buffers[b].mem), allowed));
+    fail(id, fmt::format("{} {} is in {}; this op needs {}", role, name(b), dsl::memName(k_.buffers[b].mem),
+                         allowed));
   }
 
   void sameDtype(NodeId id, BufferId a, BufferId b) {
     if (!bufferOk(id, a) || !bufferOk(id, b)) return;
     if (k_.buffers[a].dtype != k_.buffers[b].dtype) {
-      fail(id, fmt::format("dtypes differ: {} is {}, {} is {}", name(a), dsl::dtypeName(k_.buffers[a].dtype), name(b),
-                           dsl::dtypeName(k_.buffers[b].dtype)));
+      fail(id, fmt::format("dtypes differ: {} is {}, {} is {}", name(a), dsl::dtypeName(k_.buffers[a].dtype),
+                           name(b), dsl::dtypeName(k_.buffers[b].dtype)));
     }
   }
 
@@ -103,7 +105,8 @@ class Verifier {
       fail(id, fmt::format("{} indices for a {}-d tensor", n.access.size(), k_.params[n.ref].shape.size()));
     }
     for (const GmIndex& g : n.access) {
-      if (g.kind == GmIndex::Kind::Tile && !openLoops_.count(g.loop)) fail(id, "indexes with a tile loop outside its body");
+      if (g.kind == GmIndex::Kind::Tile && !openLoops_.count(g.loop))
+        fail(id, "indexes with a tile loop outside its body");
       if (g.kind == GmIndex::Kind::Point || g.kind == GmIndex::Kind::Slice) scalar(id, g.lo);
     }
   }
@@ -124,7 +127,8 @@ class Verifier {
         expectStage(id, stage, Stage::CopyIn);
         access(id, n);
         memIs(id, n.dst, {Mem::UB, Mem::L1}, "destination");
-        if (bufferOk(id, n.dst) && n.ref < k_.params.size() && k_.buffers[n.dst].dtype != k_.params[n.ref].dtype) {
+        if (bufferOk(id, n.dst) && n.ref < k_.params.size() &&
+            k_.buffers[n.dst].dtype != k_.params[n.ref].dtype) {
           fail(id, "a load keeps the tensor's dtype");
         }
         break;
@@ -136,6 +140,7 @@ class Verifier {
       case NodeKind::Copy:
         expectStage(id, stage, Stage::Compute);
         sameDtype(id, n.dst, n.srcs.at(0));
+        if (n.transpose) memIs(id, n.dst, {Mem::L0A, Mem::L0B}, "transposed destination");
         break;
       case NodeKind::Matmul:
         expectStage(id, stage, Stage::Compute);
@@ -174,18 +179,23 @@ class Verifier {
         sameShape(id, n.dst, n.srcs.at(0));
         break;
       case NodeKind::Binary:
-        sameDtype(id, n.dst, n.srcs.at(0));
-        sameDtype(id, n.dst, n.srcs.at(1));
-        sameShape(id, n.dst, n.srcs.at(0));
-        sameShape(id, n.dst, n.srcs.at(1));
+        for (BufferId s : n.srcs) {
+          sameDtype(id, n.dst, s);
+          if (bufferOk(id, s) && bufferOk(id, n.dst) &&
+              !Builder::broadcastsTo(k_.buffers[s].shape, k_.buffers[n.dst].shape)) {
+            fail(id, fmt::format("{} does not broadcast to {}", name(s), name(n.dst)));
+          }
+        }
         break;
       case NodeKind::Select:
         sameDtype(id, n.dst, n.srcs.at(1));
         sameDtype(id, n.dst, n.srcs.at(2));
-        if (bufferOk(id, n.srcs[0]) && k_.buffers[n.srcs[0]].dtype != DType::Bool) fail(id, "the mask is not bool");
+        if (bufferOk(id, n.srcs[0]) && k_.buffers[n.srcs[0]].dtype != DType::Bool)
+          fail(id, "the mask is not bool");
         break;
       case NodeKind::Compare:
-        if (bufferOk(id, n.dst) && k_.buffers[n.dst].dtype != DType::Bool) fail(id, "a comparison writes a bool mask");
+        if (bufferOk(id, n.dst) && k_.buffers[n.dst].dtype != DType::Bool)
+          fail(id, "a comparison writes a bool mask");
         if (n.srcs.size() == 2) sameDtype(id, n.srcs[0], n.srcs[1]);
         break;
       case NodeKind::Cast:
@@ -205,7 +215,8 @@ class Verifier {
       case NodeKind::Reduce:
         if (n.op != Op::Argmax && n.op != Op::Argmin) sameDtype(id, n.dst, n.srcs.at(0));
         break;
-      default: break;
+      default:
+        break;
     }
   }
 
@@ -259,12 +270,16 @@ class Verifier {
         body(n.body, nullptr);
         body(n.orelse, nullptr);
         return;
-      case NodeKind::Block: body(n.body, nullptr); return;
+      case NodeKind::Block:
+        body(n.body, nullptr);
+        return;
       case NodeKind::ScalarDef:
         scalar(id, n.args.at(0));
         varsSeen_.insert(n.ref);
         return;
-      default: fail(id, "not a statement"); return;
+      default:
+        fail(id, "not a statement");
+        return;
     }
   }
 
@@ -274,7 +289,8 @@ class Verifier {
     if (buf.queue == QueueKind::None || buf.queue == QueueKind::Calc) {
       fail(id, fmt::format("{} has no queue ({})", name(b), queueKindName(buf.queue)));
     }
-    if (n.kind == NodeKind::DeQue && !enqueued_.count(b)) fail(id, fmt::format("dequeues {} before any enque", name(b)));
+    if (n.kind == NodeKind::DeQue && !enqueued_.count(b))
+      fail(id, fmt::format("dequeues {} before any enque", name(b)));
     if (n.kind == NodeKind::EnQue) {
       if (!defined_[b]) fail(id, fmt::format("enqueues {} before it is written", name(b)));
       enqueued_.insert(b);
@@ -290,8 +306,8 @@ class Verifier {
       if (b.offset < 0) {
         errors_.push_back(fmt::format("{}: buffer %{} has no offset after planning", k_.name, b.name));
       } else if (b.offset % align) {
-        errors_.push_back(fmt::format("{}: buffer %{} at offset {} in {} is not {}-byte aligned", k_.name, b.name,
-                                      b.offset, dsl::memName(b.mem), align));
+        errors_.push_back(fmt::format("{}: buffer %{} at offset {} in {} is not {}-byte aligned", k_.name,
+                                      b.name, b.offset, dsl::memName(b.mem), align));
       } else if (b.offset + b.bytes * b.buffers > dsl::memCapacityBytes(b.mem)) {
         errors_.push_back(fmt::format("{}: buffer %{} ends at {} past the {} bytes of {}", k_.name, b.name,
                                       b.offset + b.bytes * b.buffers, dsl::memCapacityBytes(b.mem),
@@ -311,7 +327,9 @@ class Verifier {
 
 }  // namespace
 
-std::vector<std::string> verify(const Kernel& kernel) { return Verifier(kernel).run(); }
+std::vector<std::string> verify(const Kernel& kernel) {
+  return Verifier(kernel).run();
+}
 
 std::vector<std::string> verify(const Module& module) {
   std::vector<std::string> all;

@@ -22,8 +22,8 @@ struct Span {
 };
 
 /// Program positions: every statement gets one; a loop spans from its own position to its last descendant's.
-void number(const ir::Kernel& k, ir::NodeId id, int64_t& pos, std::vector<int64_t>& at, std::vector<Span>& loops,
-            std::vector<int64_t>& innerLoop, int64_t loopIndex) {
+void number(const ir::Kernel& k, ir::NodeId id, int64_t& pos, std::vector<int64_t>& at,
+            std::vector<Span>& loops, std::vector<int64_t>& innerLoop, int64_t loopIndex) {
   at[id] = pos++;
   innerLoop[id] = loopIndex;
   const ir::Node& n = k.node(id);
@@ -67,8 +67,8 @@ void bufferPlan(ir::Kernel& kernel, PassContext& context) {
     for (ir::BufferId s : n.srcs) touch(s, id);
   }
   // A buffer used inside a loop it was not made in is live for the whole loop (every iteration reads it); a
-  // queue buffer with several copies rotates over the iterations of the loop it is made in, so all copies stay
-  // live for that whole loop. Loops are visited inner to outer, so nested extensions compose.
+  // queue buffer with several copies rotates over the iterations of the loop it is made in, so all copies
+  // stay live for that whole loop. Loops are visited inner to outer, so nested extensions compose.
   for (size_t b = 0; b < kernel.buffers.size(); ++b) {
     Interval& l = life[b];
     if (l.start < 0) continue;
@@ -84,13 +84,51 @@ void bufferPlan(ir::Kernel& kernel, PassContext& context) {
     }
   }
 
-  // First fit in order of birth: a buffer takes the lowest aligned offset that no live buffer occupies.
+  // In place: an elementwise op may write over an operand that dies at it (AscendC allows dst == src for the
+  // basic vector calls). The two buffers then share one slot whose lifetime is the union of theirs.
+  std::vector<ir::BufferId> rep(kernel.buffers.size());
+  for (ir::BufferId b = 0; b < rep.size(); ++b) rep[b] = b;
+  auto single = [&](ir::BufferId b) {
+    const ir::Buffer& buf = kernel.buffers[b];
+    return buf.queue == ir::QueueKind::Calc && buf.buffers == 1 && buf.kind == ir::BufferKind::Value;
+  };
+  std::vector<ir::NodeId> byPosition;
+  for (ir::NodeId id = 0; id < kernel.nodes.size(); ++id) {
+    if (at[id] >= 0) byPosition.push_back(id);
+  }
+  std::sort(byPosition.begin(), byPosition.end(), [&](ir::NodeId a, ir::NodeId c) { return at[a] < at[c]; });
+  for (ir::NodeId id : byPosition) {
+    const ir::Node& n = kernel.node(id);
+    bool elementwise = (n.kind == ir::NodeKind::Unary || n.kind == ir::NodeKind::Binary ||
+                        n.kind == ir::NodeKind::BinaryScalar || n.kind == ir::NodeKind::Copy) &&
+                       n.work == ir::kNone;
+    if (!elementwise || n.dst == ir::kNone || firstRef[n.dst] != id || !single(n.dst) || rep[n.dst] != n.dst)
+      continue;
+    for (ir::BufferId s : n.srcs) {
+      ir::BufferId r = rep[s];
+      if (s == n.dst || !single(s) || life[r].end != at[id] ||
+          kernel.buffers[s].mem != kernel.buffers[n.dst].mem ||
+          kernel.buffers[s].bytes != kernel.buffers[n.dst].bytes) {
+        continue;
+      }
+      rep[n.dst] = r;
+      life[r].end = std::max(life[r].end, life[n.dst].end);
+      break;
+    }
+  }
+
+  // First fit, largest first (ties in order of birth): a slot takes the lowest aligned offset that no slot
+  // with an overlapping lifetime occupies. Placing big buffers first keeps small ones from fragmenting the
+  // space.
   std::vector<ir::BufferId> orderIds;
   for (ir::BufferId b = 0; b < kernel.buffers.size(); ++b) {
-    if (life[b].start >= 0) orderIds.push_back(b);
+    if (life[b].start >= 0 && rep[b] == b) orderIds.push_back(b);
   }
-  std::stable_sort(orderIds.begin(), orderIds.end(),
-                   [&](ir::BufferId a, ir::BufferId c) { return life[a].start < life[c].start; });
+  std::stable_sort(orderIds.begin(), orderIds.end(), [&](ir::BufferId a, ir::BufferId c) {
+    int64_t sa = kernel.buffers[a].bytes * kernel.buffers[a].buffers;
+    int64_t sc = kernel.buffers[c].bytes * kernel.buffers[c].buffers;
+    return sa != sc ? sa > sc : life[a].start < life[c].start;
+  });
   kernel.plannedBytes.fill(0);
   std::vector<ir::BufferId> placed;
   for (ir::BufferId b : orderIds) {
@@ -114,6 +152,9 @@ void bufferPlan(ir::Kernel& kernel, PassContext& context) {
     int64_t& used = kernel.plannedBytes[static_cast<int>(buf.mem)];
     used = std::max(used, offset + size);
   }
+  for (ir::BufferId b = 0; b < kernel.buffers.size(); ++b) {
+    if (life[b].start >= 0 && rep[b] != b) kernel.buffers[b].offset = kernel.buffers[rep[b]].offset;
+  }
   kernel.planned = true;
 
   // The checker bounded the peak of live bytes; the layout adds alignment and fragmentation, so check again.
@@ -125,14 +166,16 @@ void bufferPlan(ir::Kernel& kernel, PassContext& context) {
     for (ir::BufferId b : placed) {
       const ir::Buffer& buf = kernel.buffers[b];
       if (buf.mem != mem) continue;
-      if (largest == ir::kNone || buf.bytes * buf.buffers > kernel.buffers[largest].bytes * kernel.buffers[largest].buffers) {
+      if (largest == ir::kNone ||
+          buf.bytes * buf.buffers > kernel.buffers[largest].bytes * kernel.buffers[largest].buffers) {
         largest = b;
       }
     }
     const ir::Buffer& big = kernel.buffers[largest];
     auto d = context.diagnostics.error(
-        kernel.span, fmt::format("kernel '{}' needs {} bytes of {} after buffer planning (aligned offsets); {} available",
-                                 kernel.name, used, dsl::memName(mem), capacity));
+        kernel.span,
+        fmt::format("kernel '{}' needs {} bytes of {} after buffer planning (aligned offsets); {} available",
+                    kernel.name, used, dsl::memName(mem), capacity));
     d.note(firstRef[largest] != ir::kNone ? kernel.node(firstRef[largest]).span : kernel.span,
            fmt::format("largest buffer: '{}' of {} bytes x{} copies", big.name, big.bytes, big.buffers));
     d.hint(big.buffers > 1 ? "use a smaller tile size, or buffers=1 on its loop" : "use a smaller tile size");

@@ -14,9 +14,9 @@ void coreSplit(ir::Kernel& kernel, PassContext&) {
     const std::string name = kernel.splits.at(kernel.nodes[id].ref).name;
     ir::NodeId extent = kernel.nodes[id].args[0];
     int64_t cores = kernel.nodes[id].cores;
-    // The host computes base and remainder once (tiling struct); the device needs only its block index. An even
-    // split with the remainder on the last core would make that core the critical path; spreading it over the
-    // first `rem` cores keeps every share within one element of the others.
+    // The host computes base and remainder once (tiling struct); the device needs only its block index. An
+    // even split with the remainder on the last core would make that core the critical path; spreading it
+    // over the first `rem` cores keeps every share within one element of the others.
     auto field = [&](const char* suffix, ir::Op op) {
       ir::Var v;
       v.name = fmt::format("{}_{}", name, suffix);

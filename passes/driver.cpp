@@ -15,11 +15,14 @@
 
 namespace tilecraft::passes {
 
-bool isIrEmit(const std::string& emit) { return emit == "ir" || emit.rfind("ir-after=", 0) == 0; }
+bool isIrEmit(const std::string& emit) {
+  return emit == "ir" || emit.rfind("ir-after=", 0) == 0;
+}
 
 int runCompileIr(const IrCompileOptions& options, std::ostream& out, std::ostream& err, Clock* clock) {
   if (options.diagnostics != "text" && options.diagnostics != "json") {
-    err << fmt::format("error: unknown --diagnostics value '{}' (expected text or json)\n", options.diagnostics);
+    err << fmt::format("error: unknown --diagnostics value '{}' (expected text or json)\n",
+                       options.diagnostics);
     return 2;
   }
   std::string stopAfter;
@@ -32,9 +35,10 @@ int runCompileIr(const IrCompileOptions& options, std::ostream& out, std::ostrea
       return 2;
     }
   } else if (options.emit != "ir") {
-    err << fmt::format("error: --print-after-all and --time-passes need --emit=ir or --emit=ir-after=PASS (got "
-                       "--emit={})\n",
-                       options.emit);
+    err << fmt::format(
+        "error: --print-after-all and --time-passes need --emit=ir or --emit=ir-after=PASS (got "
+        "--emit={})\n",
+        options.emit);
     return 2;
   }
   support::SourceManager sources;

@@ -27,7 +27,9 @@ void KernelLowering::unsupported(dsl::NodeId at, const std::string& message, con
   throw Unsupported{};
 }
 
-void KernelLowering::setLine(dsl::NodeId id) { b_.setSource(ast_.span(id), sources_.lineCol(ast_.span(id)).line); }
+void KernelLowering::setLine(dsl::NodeId id) {
+  b_.setSource(ast_.span(id), sources_.lineCol(ast_.span(id)).line);
+}
 
 const Binding* KernelLowering::lookup(const std::string& name) const {
   for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
@@ -36,7 +38,9 @@ const Binding* KernelLowering::lookup(const std::string& name) const {
   return nullptr;
 }
 
-void KernelLowering::bindName(const std::string& name, Binding binding) { scopes_.back()[name] = binding; }
+void KernelLowering::bindName(const std::string& name, Binding binding) {
+  scopes_.back()[name] = binding;
+}
 
 void KernelLowering::emit(ir::NodeId statement) {
   ir::NodeId parent = parents_.back();
@@ -111,12 +115,23 @@ void KernelLowering::statement(dsl::NodeId id) {
   setLine(id);
   const dsl::Node& n = ast_.node(id);
   switch (n.kind) {
-    case NodeKind::Assign: assign(id, n.kids[0], n.kids[1], dsl::OpKind::None); return;
-    case NodeKind::AugAssign: assign(id, n.kids[0], n.kids[1], n.op); return;
-    case NodeKind::For: forLoop(id); return;
-    case NodeKind::With: withStage(id); return;
-    case NodeKind::If: ifStmt(id); return;
-    case NodeKind::Pass: return;
+    case NodeKind::Assign:
+      assign(id, n.kids[0], n.kids[1], dsl::OpKind::None);
+      return;
+    case NodeKind::AugAssign:
+      assign(id, n.kids[0], n.kids[1], n.op);
+      return;
+    case NodeKind::For:
+      forLoop(id);
+      return;
+    case NodeKind::With:
+      withStage(id);
+      return;
+    case NodeKind::If:
+      ifStmt(id);
+      return;
+    case NodeKind::Pass:
+      return;
     case NodeKind::ExprStmt: {
       dsl::NodeId e = n.kids[0];
       if (ast_.kind(e) == NodeKind::StringLit) return;  // a docstring
@@ -124,16 +139,17 @@ void KernelLowering::statement(dsl::NodeId id) {
         store(e);
         return;
       }
-      unsupported(id, "this statement has no effect the IR can express", "assign its value or remove it");
+      // The checker rejects expression statements other than store() and docstrings.
+      TILECRAFT_CHECK(false, "a checked expression statement is a store or a docstring");
+      return;
     }
-    default: unsupported(id, fmt::format("cannot lower a {} statement", dsl::nodeKindName(n.kind)), "");
+    default:
+      TILECRAFT_CHECK(false, fmt::format("cannot lower a {} statement", dsl::nodeKindName(n.kind)));
   }
 }
 
 void KernelLowering::assign(dsl::NodeId id, dsl::NodeId target, dsl::NodeId value, dsl::OpKind augmented) {
-  if (ast_.kind(target) != NodeKind::Name) {
-    unsupported(target, "only a name can be assigned to in a kernel", "assign to a new name");
-  }
+  TILECRAFT_CHECK(ast_.kind(target) == NodeKind::Name, "the checker allows assignment to names only");
   const std::string& name = ast_.node(target).name;
   const dsl::Type& t = type(augmented == dsl::OpKind::None ? value : id);
   if (t.kind == TypeKind::Range) {
@@ -166,8 +182,8 @@ void KernelLowering::assign(dsl::NodeId id, dsl::NodeId target, dsl::NodeId valu
     if (dst == ir::kNone) bindName(name, {Binding::Kind::Buffer, result});
     return;
   }
-  // A scalar. Constants fold where they are used (sema knows their values); host values join the tiling struct;
-  // device values are computed in the kernel.
+  // A scalar. Constants fold where they are used (sema knows their values); host values join the tiling
+  // struct; device values are computed in the kernel.
   if (t.constInt || t.constFloat) return;
   ir::NodeId rhs = augmented != dsl::OpKind::None ? ir::kNone : scalar(value);
   if (augmented != dsl::OpKind::None) {
@@ -181,19 +197,24 @@ void KernelLowering::assign(dsl::NodeId id, dsl::NodeId target, dsl::NodeId valu
     ir::Var v;
     v.name = name;
     v.kind = ir::Var::Kind::Host;
-    v.dtype = t.kind == TypeKind::Float ? ir::DType::F32 : t.kind == TypeKind::Bool ? ir::DType::Bool : ir::DType::I64;
+    v.dtype = t.kind == TypeKind::Float  ? ir::DType::F32
+              : t.kind == TypeKind::Bool ? ir::DType::Bool
+                                         : ir::DType::I64;
     v.value = rhs;
     bindName(name, {Binding::Kind::Var, b_.addVar(std::move(v))});
     return;
   }
   uint32_t var = ir::kNone;
-  if (existing && existing->kind == Binding::Kind::Var && k_.vars[existing->id].kind == ir::Var::Kind::Device) {
+  if (existing && existing->kind == Binding::Kind::Var &&
+      k_.vars[existing->id].kind == ir::Var::Kind::Device) {
     var = existing->id;
   } else {
     ir::Var v;
     v.name = name;
     v.kind = ir::Var::Kind::Device;
-    v.dtype = t.kind == TypeKind::Float ? ir::DType::F32 : t.kind == TypeKind::Bool ? ir::DType::Bool : ir::DType::I64;
+    v.dtype = t.kind == TypeKind::Float  ? ir::DType::F32
+              : t.kind == TypeKind::Bool ? ir::DType::Bool
+                                         : ir::DType::I64;
     var = b_.addVar(std::move(v));
     bindName(name, {Binding::Kind::Var, var});
   }
@@ -242,8 +263,9 @@ void KernelLowering::forLoop(dsl::NodeId id) {
     scopes_.emplace_back();
     bindName(name, {Binding::Kind::Loop, loop});
   } else {
-    unsupported(iter, "lowering grid() loops to the IR is not implemented yet",
-                "cube and mixed kernels (grid, matmul) lower in a later version; --emit=ast checks them today");
+    TILECRAFT_CHECK(*builtin == Builtin::Grid, "a checked for loop is tiles, range or grid");
+    gridLoop(id, iter);
+    return;
   }
   parents_.push_back(loopNode);
   statements(ast_.forBody(id));
@@ -251,12 +273,97 @@ void KernelLowering::forLoop(dsl::NodeId id) {
   scopes_.pop_back();
 }
 
+// grid((E0, E1, ...), size=(S0, S1, ...), cores=C) deals blocks round-robin: a range loop over the block
+// index from this core's index in steps of C, and inside it one single-tile loop per grid variable, whose
+// start and length come from the block's coordinates. The block counts are host tiling fields.
+void KernelLowering::gridLoop(dsl::NodeId id, dsl::NodeId iter) {
+  auto targets = ast_.forTargets(id);
+  auto args = positional(iter);
+  auto kw = keywords(iter);
+  auto elements = [&](dsl::NodeId n) {
+    std::vector<dsl::NodeId> out;
+    if (ast_.kind(n) == NodeKind::Tuple) {
+      out.assign(ast_.node(n).kids.begin(), ast_.node(n).kids.end());
+    } else {
+      out.push_back(n);
+    }
+    return out;
+  };
+  std::vector<dsl::NodeId> extents = elements(args.at(0));
+  std::vector<dsl::NodeId> sizes = elements(kw.at("size"));
+  TILECRAFT_CHECK(extents.size() == targets.size() && sizes.size() == targets.size(),
+                  "one extent per grid variable");
+  bool cube = false;
+  int64_t cores = 0;
+  if (auto it = kw.find("cores"); it != kw.end()) {
+    cube = type(it->second).cube;
+    cores = type(it->second).cores;
+  }
+  if (cores == 0) cores = cube ? dsl::kCubeCores : dsl::kVectorCores;
+  auto hostVar = [&](std::string name, ir::NodeId value) {
+    ir::Var v;
+    v.name = std::move(name);
+    v.kind = ir::Var::Kind::Host;
+    v.dtype = ir::DType::I64;
+    v.value = value;
+    return b_.addVar(std::move(v));
+  };
+  std::vector<uint32_t> blocks;
+  ir::NodeId total = ir::kNone;
+  for (size_t i = 0; i < targets.size(); ++i) {
+    int64_t size = *type(sizes[i]).constInt;
+    uint32_t var = hostVar(ast_.node(targets[i]).name + "_blocks",
+                           b_.scalarBinary(ir::Op::Cdiv, scalar(extents[i]), b_.intConst(size)));
+    blocks.push_back(var);
+    total = total == ir::kNone ? b_.varRef(var) : b_.scalarBinary(ir::Op::Mul, total, b_.varRef(var));
+  }
+  uint32_t totalVar = hostVar("grid_blocks", total);
+  uint32_t blockLoop = b_.addLoop({"grid_block", false});
+  ir::NodeId range = b_.rangeLoop(blockLoop, b_.blockIdx(), b_.varRef(totalVar), b_.intConst(cores));
+  emit(range);
+  parents_.push_back(range);
+  scopes_.emplace_back();
+  size_t pushed = 1;
+  for (size_t i = 0; i < targets.size(); ++i) {
+    // Coordinate i of the block: (block // (blocks of the later dims)) % blocks_i, row-major like the grid.
+    ir::NodeId coord = b_.loopField(blockLoop, ir::Op::Index);
+    ir::NodeId later = ir::kNone;
+    for (size_t j = i + 1; j < targets.size(); ++j) {
+      later = later == ir::kNone ? b_.varRef(blocks[j])
+                                 : b_.scalarBinary(ir::Op::Mul, later, b_.varRef(blocks[j]));
+    }
+    if (later != ir::kNone) coord = b_.scalarBinary(ir::Op::FloorDiv, coord, later);
+    if (i > 0) coord = b_.scalarBinary(ir::Op::Mod, coord, b_.varRef(blocks[i]));
+    int64_t size = *type(sizes[i]).constInt;
+    ir::NodeId start = b_.scalarBinary(ir::Op::Mul, coord, b_.intConst(size));
+    ir::NodeId len = b_.scalarBinary(ir::Op::Min, b_.intConst(size),
+                                     b_.scalarBinary(ir::Op::Sub, scalar(extents[i]), start));
+    const std::string& name = ast_.node(targets[i]).name;
+    uint32_t loop = b_.addLoop({name, true});
+    loopOf_[targets[i]] = loop;
+    // One tile per block: nothing to overlap across iterations, so one copy of each value.
+    ir::NodeId tile = b_.tileLoop(loop, start, len, size, 1);
+    emit(tile);
+    bindName(name, {Binding::Kind::Loop, loop});
+    parents_.push_back(tile);
+    ++pushed;
+  }
+  statements(ast_.forBody(id));
+  for (size_t i = 0; i < pushed; ++i) parents_.pop_back();
+  scopes_.pop_back();
+}
+
 void KernelLowering::withStage(dsl::NodeId id) {
   ir::Stage stage = ir::Stage::Compute;
   switch (*type(ast_.withContext(id)).stageValue) {
-    case dsl::Stage::CopyIn: stage = ir::Stage::CopyIn; break;
-    case dsl::Stage::CopyOut: stage = ir::Stage::CopyOut; break;
-    default: break;
+    case dsl::Stage::CopyIn:
+      stage = ir::Stage::CopyIn;
+      break;
+    case dsl::Stage::CopyOut:
+      stage = ir::Stage::CopyOut;
+      break;
+    default:
+      break;
   }
   ir::NodeId parent = parents_.back();
   // The store values of a copyout are computed at the end of the compute stage just before it, when there is
@@ -264,7 +371,8 @@ void KernelLowering::withStage(dsl::NodeId id) {
   storeCompute_ = ir::kNone;
   if (stage == ir::Stage::CopyOut && !k_.node(parent).body.empty()) {
     ir::NodeId prev = k_.node(parent).body.back();
-    if (k_.node(prev).kind == ir::NodeKind::Stage && k_.node(prev).stage == ir::Stage::Compute) storeCompute_ = prev;
+    if (k_.node(prev).kind == ir::NodeKind::Stage && k_.node(prev).stage == ir::Stage::Compute)
+      storeCompute_ = prev;
   }
   ir::NodeId node = b_.stage(stage);
   emit(node);
@@ -316,19 +424,19 @@ void KernelLowering::store(dsl::NodeId call) {
   auto args = positional(call);
   auto kw = keywords(call);
   bool accumulate = false;
-  if (auto it = kw.find("accumulate"); it != kw.end()) accumulate = type(it->second).constInt.value_or(0) != 0;
+  if (auto it = kw.find("accumulate"); it != kw.end()) accumulate = flag(it->second);
   uint32_t param = ir::kNone;
   ir::BufferId gatherIndex = ir::kNone;
   std::vector<ir::GmIndex> gm = access(args.at(0), &param, &gatherIndex);
-  if (gatherIndex != ir::kNone) unsupported(args[0], "a scatter store (an index tile in a store) cannot be lowered", "");
+  TILECRAFT_CHECK(gatherIndex == ir::kNone, "the checker allows index tiles in loads only");
   dsl::NodeId valueNode = args.at(1);
   ir::BufferId value = ir::kNone;
   const Binding* named = ast_.kind(valueNode) == NodeKind::Name ? lookup(ast_.node(valueNode).name) : nullptr;
   if (named && named->kind == Binding::Kind::Buffer) {
     value = named->id;
     const ir::Buffer& buf = k_.buffer(value);
-    // A queue hands one value from one stage to the next. A value written by several ops (an accumulator) or in
-    // a stage elsewhere is copied into a fresh buffer at the end of the compute stage before this copyout.
+    // A queue hands one value from one stage to the next. A value written by several ops (an accumulator) or
+    // in a stage elsewhere is copied into a fresh buffer at the end of the compute stage before this copyout.
     int writes = 0;
     ir::NodeId firstWriter = ir::kNone;
     for (ir::NodeId n = 0; n < k_.nodes.size(); ++n) {

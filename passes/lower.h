@@ -1,6 +1,6 @@
 // Lowering: the checked AST (Ast + SemaResult) to the kernel IR. It reads the checker's facts (types, shapes,
-// builtins, stages) instead of re-deriving them, makes broadcasts and scalar operands explicit, and reports the
-// constructs it cannot lower yet as user diagnostics (never a silent wrong IR).
+// builtins, stages) instead of re-deriving them, makes broadcasts and scalar operands explicit, and reports
+// the constructs it cannot lower yet as user diagnostics (never a silent wrong IR).
 #pragma once
 
 #include "dsl/ast.h"

@@ -1,4 +1,5 @@
-// Lowering of expressions: tile expressions become ops writing buffers, scalar expressions become scalar nodes.
+// Lowering of expressions: tile expressions become ops writing buffers, scalar expressions become scalar
+// nodes.
 #include <fmt/format.h>
 
 #include "dsl/builtins.h"
@@ -16,69 +17,117 @@ namespace {
 
 ir::Op scalarOp(OpKind op) {
   switch (op) {
-    case OpKind::Add: return ir::Op::Add;
-    case OpKind::Sub: return ir::Op::Sub;
-    case OpKind::Mul: return ir::Op::Mul;
-    case OpKind::Div: return ir::Op::Div;
-    case OpKind::FloorDiv: return ir::Op::FloorDiv;
-    case OpKind::Mod: return ir::Op::Mod;
-    case OpKind::Pow: return ir::Op::Pow;
-    case OpKind::And: return ir::Op::And;
-    case OpKind::Or: return ir::Op::Or;
-    case OpKind::Eq: return ir::Op::Eq;
-    case OpKind::Ne: return ir::Op::Ne;
-    case OpKind::Lt: return ir::Op::Lt;
-    case OpKind::Le: return ir::Op::Le;
-    case OpKind::Gt: return ir::Op::Gt;
-    case OpKind::Ge: return ir::Op::Ge;
-    default: return ir::Op::None;
+    case OpKind::Add:
+      return ir::Op::Add;
+    case OpKind::Sub:
+      return ir::Op::Sub;
+    case OpKind::Mul:
+      return ir::Op::Mul;
+    case OpKind::Div:
+      return ir::Op::Div;
+    case OpKind::FloorDiv:
+      return ir::Op::FloorDiv;
+    case OpKind::Mod:
+      return ir::Op::Mod;
+    case OpKind::Pow:
+      return ir::Op::Pow;
+    case OpKind::And:
+      return ir::Op::And;
+    case OpKind::Or:
+      return ir::Op::Or;
+    case OpKind::Eq:
+      return ir::Op::Eq;
+    case OpKind::Ne:
+      return ir::Op::Ne;
+    case OpKind::Lt:
+      return ir::Op::Lt;
+    case OpKind::Le:
+      return ir::Op::Le;
+    case OpKind::Gt:
+      return ir::Op::Gt;
+    case OpKind::Ge:
+      return ir::Op::Ge;
+    default:
+      return ir::Op::None;
   }
 }
 
 /// `a < t` is `t > a`: comparisons with the scalar first are flipped so the tile comes first.
 ir::Op flipped(ir::Op op) {
   switch (op) {
-    case ir::Op::Lt: return ir::Op::Gt;
-    case ir::Op::Le: return ir::Op::Ge;
-    case ir::Op::Gt: return ir::Op::Lt;
-    case ir::Op::Ge: return ir::Op::Le;
-    default: return op;
+    case ir::Op::Lt:
+      return ir::Op::Gt;
+    case ir::Op::Le:
+      return ir::Op::Ge;
+    case ir::Op::Gt:
+      return ir::Op::Lt;
+    case ir::Op::Ge:
+      return ir::Op::Le;
+    default:
+      return op;
   }
 }
 
 ir::Op unaryOp(Builtin b) {
   switch (b) {
-    case Builtin::Exp: return ir::Op::Exp;
-    case Builtin::Log: return ir::Op::Ln;
-    case Builtin::Abs: return ir::Op::Abs;
-    case Builtin::Sqrt: return ir::Op::Sqrt;
-    case Builtin::Rsqrt: return ir::Op::Rsqrt;
-    case Builtin::Reciprocal: return ir::Op::Reciprocal;
-    case Builtin::Relu: return ir::Op::Relu;
-    case Builtin::Tanh: return ir::Op::Tanh;
-    case Builtin::Sigmoid: return ir::Op::Sigmoid;
-    case Builtin::Gelu: return ir::Op::Gelu;
-    case Builtin::Silu: return ir::Op::Silu;
-    case Builtin::Sin: return ir::Op::Sin;
-    case Builtin::Cos: return ir::Op::Cos;
-    case Builtin::Erf: return ir::Op::Erf;
-    default: return ir::Op::None;
+    case Builtin::Exp:
+      return ir::Op::Exp;
+    case Builtin::Log:
+      return ir::Op::Ln;
+    case Builtin::Abs:
+      return ir::Op::Abs;
+    case Builtin::Sqrt:
+      return ir::Op::Sqrt;
+    case Builtin::Rsqrt:
+      return ir::Op::Rsqrt;
+    case Builtin::Reciprocal:
+      return ir::Op::Reciprocal;
+    case Builtin::Relu:
+      return ir::Op::Relu;
+    case Builtin::Tanh:
+      return ir::Op::Tanh;
+    case Builtin::Sigmoid:
+      return ir::Op::Sigmoid;
+    case Builtin::Gelu:
+      return ir::Op::Gelu;
+    case Builtin::Silu:
+      return ir::Op::Silu;
+    case Builtin::Sin:
+      return ir::Op::Sin;
+    case Builtin::Cos:
+      return ir::Op::Cos;
+    case Builtin::Erf:
+      return ir::Op::Erf;
+    default:
+      return ir::Op::None;
   }
 }
 
 ir::Op reduceOp(Builtin b) {
   switch (b) {
-    case Builtin::ReduceSum: return ir::Op::ReduceSum;
-    case Builtin::ReduceMax: return ir::Op::ReduceMax;
-    case Builtin::ReduceMin: return ir::Op::ReduceMin;
-    case Builtin::ReduceMean: return ir::Op::ReduceMean;
-    case Builtin::Argmax: return ir::Op::Argmax;
-    case Builtin::Argmin: return ir::Op::Argmin;
-    default: return ir::Op::None;
+    case Builtin::ReduceSum:
+      return ir::Op::ReduceSum;
+    case Builtin::ReduceMax:
+      return ir::Op::ReduceMax;
+    case Builtin::ReduceMin:
+      return ir::Op::ReduceMin;
+    case Builtin::ReduceMean:
+      return ir::Op::ReduceMean;
+    case Builtin::Argmax:
+      return ir::Op::Argmax;
+    case Builtin::Argmin:
+      return ir::Op::Argmin;
+    default:
+      return ir::Op::None;
   }
 }
 
 }  // namespace
+
+bool KernelLowering::flag(dsl::NodeId value) const {
+  if (ast_.kind(value) == NodeKind::BoolLit) return ast_.node(value).intValue != 0;
+  return type(value).constInt.value_or(0) != 0;
+}
 
 std::map<std::string, dsl::NodeId> KernelLowering::keywords(dsl::NodeId call) {
   std::map<std::string, dsl::NodeId> out;
@@ -107,8 +156,10 @@ int KernelLowering::axisOf(dsl::NodeId call, size_t rank) {
 
 ir::Extent KernelLowering::extent(const dsl::Dim& dim, dsl::NodeId at) {
   switch (dim.kind) {
-    case dsl::Dim::Kind::Const: return ir::Extent::constant(dim.value);
-    case dsl::Dim::Kind::Sym: return {ir::Extent::Kind::Dim, dim.value, dimVar(dim.ref, dim.name, dim.value)};
+    case dsl::Dim::Kind::Const:
+      return ir::Extent::constant(dim.value);
+    case dsl::Dim::Kind::Sym:
+      return {ir::Extent::Kind::Dim, dim.value, dimVar(dim.ref, dim.name, dim.value)};
     case dsl::Dim::Kind::Tile: {
       uint32_t loop = ir::kNone;
       if (auto it = loopOf_.find(dim.ref); it != loopOf_.end()) {
@@ -116,7 +167,8 @@ ir::Extent KernelLowering::extent(const dsl::Dim& dim, dsl::NodeId at) {
       } else if (const Binding* b = lookup(dim.name); b && b->kind == Binding::Kind::Loop) {
         loop = b->id;
       }
-      if (loop == ir::kNone) unsupported(at, fmt::format("tile extent '{}' is not a tile loop in scope", dim.name), "");
+      TILECRAFT_CHECK(loop != ir::kNone, fmt::format("tile extent '{}' is a tile loop in scope", dim.name));
+      (void)at;
       return {ir::Extent::Kind::Tile, dim.value, loop};
     }
   }
@@ -143,9 +195,11 @@ ir::BufferId KernelLowering::result(dsl::NodeId id, ir::BufferId dst, const std:
 }
 
 ir::NodeId KernelLowering::scalarFor(ir::NodeId s, ir::DType tileDtype) {
-  // A number used with a tile takes the tile's dtype (language §3): an integer literal with a float tile is a float.
+  // A number used with a tile takes the tile's dtype (language §3): an integer literal with a float tile is a
+  // float.
   const ir::Node& n = k_.node(s);
-  if (n.kind == ir::NodeKind::IntConst && dsl::isFloat(tileDtype)) return b_.floatConst(static_cast<double>(n.intValue));
+  if (n.kind == ir::NodeKind::IntConst && dsl::isFloat(tileDtype))
+    return b_.floatConst(static_cast<double>(n.intValue));
   return s;
 }
 
@@ -174,9 +228,12 @@ ir::BufferId KernelLowering::tile(dsl::NodeId id, ir::BufferId dst, const std::s
       emit(b_.copy(out, b->id, false));
       return out;
     }
-    case NodeKind::Call: return call(id, dst, name).buffer;
-    case NodeKind::Binary: return arith(id, n.op, n.kids[0], n.kids[1], dst, name).buffer;
-    case NodeKind::Compare: return compare(id, n.op, n.kids[0], n.kids[1], dst, name).buffer;
+    case NodeKind::Call:
+      return call(id, dst, name).buffer;
+    case NodeKind::Binary:
+      return arith(id, n.op, n.kids[0], n.kids[1], dst, name).buffer;
+    case NodeKind::Compare:
+      return compare(id, n.op, n.kids[0], n.kids[1], dst, name).buffer;
     case NodeKind::Unary: {
       if (n.op == OpKind::Pos) return tile(n.kids[0], dst, name);
       ir::BufferId x = tile(n.kids[0]);
@@ -187,7 +244,9 @@ ir::BufferId KernelLowering::tile(dsl::NodeId id, ir::BufferId dst, const std::s
     case NodeKind::Subscript:
       unsupported(id, "lowering a slice of an on-chip tile is not implemented yet",
                   "load the slice from GM directly: load(x[..., lo:hi])");
-    default: unsupported(id, fmt::format("cannot lower a {} as a tile expression", dsl::nodeKindName(n.kind)), "");
+    default:
+      TILECRAFT_CHECK(false,
+                      fmt::format("cannot lower a {} as a tile expression", dsl::nodeKindName(n.kind)));
   }
 }
 
@@ -199,9 +258,7 @@ ir::BufferId KernelLowering::elementwise(dsl::NodeId id, ir::Op tileOp, ir::Op s
     ir::BufferId a = tile(lhs);
     ir::BufferId b = tile(rhs);
     ir::BufferId out = result(id, dst, name);
-    std::vector<ir::Extent> shape = k_.buffer(out).shape;
-    a = toShape(a, shape);
-    b = toShape(b, shape);
+    // Binary ops read extent-1 operands repeatedly; no broadcast copy is made.
     emit(b_.binary(tileOp, out, a, b));
     return out;
   }
@@ -218,9 +275,27 @@ Value KernelLowering::arith(dsl::NodeId id, OpKind op, dsl::NodeId lhs, dsl::Nod
   bool lTile = type(lhs).kind == TypeKind::Buffer;
   bool rTile = type(rhs).kind == TypeKind::Buffer;
   if (!lTile && !rTile) return {ir::kNone, b_.scalarBinary(scalarOp(op), scalar(lhs), scalar(rhs))};
-  if (op == OpKind::MatMul) {
-    unsupported(id, "lowering matmul to the IR is not implemented yet",
-                "cube kernels lower in a later version; --emit=ast checks them today");
+  if (op == OpKind::MatMul) return {matmul(id, lhs, rhs, dst, name), ir::kNone};
+  // acc = acc + a @ b: the cube unit accumulates into L0C in place (Mmad with the accumulate flag).
+  auto isMatmul = [&](dsl::NodeId e) {
+    return (ast_.kind(e) == NodeKind::Binary && ast_.node(e).op == OpKind::MatMul) ||
+           (ast_.kind(e) == NodeKind::Call && sema_.calls[e] == Builtin::Matmul);
+  };
+  if (op == OpKind::Add && lTile && rTile && (isMatmul(lhs) || isMatmul(rhs))) {
+    dsl::NodeId accNode = isMatmul(rhs) ? lhs : rhs;
+    dsl::NodeId product = isMatmul(rhs) ? rhs : lhs;
+    if (type(accNode).mem == dsl::Mem::L0C) {
+      ir::BufferId acc = tile(accNode);
+      if (dst != acc) {
+        unsupported(id, "an L0C accumulator is only updated in place: acc = acc + a @ b",
+                    "assign the sum back to the accumulator's own name");
+      }
+      auto operands = positionalOperands(product);
+      ir::BufferId a = tile(operands.first);
+      ir::BufferId b = tile(operands.second);
+      emit(b_.matmul(acc, a, b, true));
+      return {acc, ir::kNone};
+    }
   }
   if (lTile && rTile) {
     ir::Op tileOp = op == OpKind::Add   ? ir::Op::Add
@@ -237,7 +312,8 @@ Value KernelLowering::arith(dsl::NodeId id, OpKind op, dsl::NodeId lhs, dsl::Nod
   bool isConst = sn.kind == ir::NodeKind::FloatConst || sn.kind == ir::NodeKind::IntConst;
   double constValue = sn.kind == ir::NodeKind::FloatConst ? sn.floatValue : static_cast<double>(sn.intValue);
   auto negate = [&](ir::NodeId v) {
-    return isConst ? scalarFor(sn.kind == ir::NodeKind::IntConst ? b_.intConst(-sn.intValue) : b_.floatConst(-constValue),
+    return isConst ? scalarFor(sn.kind == ir::NodeKind::IntConst ? b_.intConst(-sn.intValue)
+                                                                 : b_.floatConst(-constValue),
                                dtype)
                    : b_.scalarUnary(ir::Op::Neg, v);
   };
@@ -252,8 +328,12 @@ Value KernelLowering::arith(dsl::NodeId id, OpKind op, dsl::NodeId lhs, dsl::Nod
     emit(b_.binaryScalar(o, out, src, scalarArg));
   };
   switch (op) {
-    case OpKind::Add: finish(ir::Op::Adds, x, s); break;
-    case OpKind::Mul: finish(ir::Op::Muls, x, s); break;
+    case OpKind::Add:
+      finish(ir::Op::Adds, x, s);
+      break;
+    case OpKind::Mul:
+      finish(ir::Op::Muls, x, s);
+      break;
     case OpKind::Sub:
       if (lTile) {
         finish(ir::Op::Adds, x, negate(s));
@@ -266,6 +346,9 @@ Value KernelLowering::arith(dsl::NodeId id, OpKind op, dsl::NodeId lhs, dsl::Nod
     case OpKind::Div:
       if (lTile) {
         finish(ir::Op::Muls, x, inverse(s));
+      } else if (isConst && constValue == 1.0) {
+        out = result(id, dst, name);
+        emit(b_.unary(ir::Op::Reciprocal, out, x));
       } else {
         ir::BufferId rec = temp(ir::Mem::UB, dtype, k_.buffer(x).shape);
         emit(b_.unary(ir::Op::Reciprocal, rec, x));
@@ -273,11 +356,11 @@ Value KernelLowering::arith(dsl::NodeId id, OpKind op, dsl::NodeId lhs, dsl::Nod
       }
       break;
     case OpKind::Pow:
-      if (!lTile) unsupported(id, "a number raised to a tile power cannot be lowered", "use exp(log(s) * x)");
+      TILECRAFT_CHECK(lTile, "the checker allows only a number exponent");
       finish(ir::Op::Pows, x, s);
       break;
     default:
-      unsupported(id, fmt::format("operator '{}' on tiles cannot be lowered", dsl::opSpelling(op)), "");
+      TILECRAFT_CHECK(false, fmt::format("operator '{}' on tiles passed the checker", dsl::opSpelling(op)));
   }
   return {out, ir::kNone};
 }
@@ -345,11 +428,12 @@ Value KernelLowering::call(dsl::NodeId id, ir::BufferId dst, const std::string& 
     case Builtin::Maximum:
     case Builtin::Minimum: {
       bool mx = bi == Builtin::Maximum;
-      return {elementwise(id, mx ? ir::Op::Max : ir::Op::Min, mx ? ir::Op::Maxs : ir::Op::Mins, args.at(0), args.at(1),
-                          dst, name),
+      return {elementwise(id, mx ? ir::Op::Max : ir::Op::Min, mx ? ir::Op::Maxs : ir::Op::Mins, args.at(0),
+                          args.at(1), dst, name),
               ir::kNone};
     }
-    case Builtin::Pow: return arith(id, OpKind::Pow, args.at(0), args.at(1), dst, name);
+    case Builtin::Pow:
+      return arith(id, OpKind::Pow, args.at(0), args.at(1), dst, name);
     case Builtin::LeakyRelu: {
       ir::BufferId x = tile(args.at(0));
       ir::NodeId slope = scalarFor(scalar(args.at(1)), k_.buffer(x).dtype);
@@ -410,20 +494,37 @@ Value KernelLowering::call(dsl::NodeId id, ir::BufferId dst, const std::string& 
     case Builtin::Copy: {
       ir::BufferId x = tile(args.at(0));
       bool transpose = false;
-      if (auto it = kw.find("transpose"); it != kw.end()) transpose = type(it->second).constInt.value_or(0) != 0;
+      if (auto it = kw.find("transpose"); it != kw.end()) transpose = flag(it->second);
       ir::BufferId out = result(id, dst, name);
       emit(b_.copy(out, x, transpose));
       return {out, ir::kNone};
     }
     case Builtin::Matmul:
-      unsupported(id, "lowering matmul to the IR is not implemented yet",
-                  "cube kernels lower in a later version; --emit=ast checks them today");
+      return {matmul(id, args.at(0), args.at(1), dst, name), ir::kNone};
     default:
-      unsupported(id, fmt::format("cannot lower a call to '{}' here", dsl::builtinInfo(bi).name), "");
+      TILECRAFT_CHECK(false,
+                      fmt::format("a call to '{}' is not a tile expression", dsl::builtinInfo(bi).name));
   }
+  return {};
 }
 
-std::vector<ir::GmIndex> KernelLowering::access(dsl::NodeId view, uint32_t* param, ir::BufferId* gatherIndex) {
+std::pair<dsl::NodeId, dsl::NodeId> KernelLowering::positionalOperands(dsl::NodeId product) {
+  if (ast_.kind(product) == NodeKind::Binary) return {ast_.child(product, 0), ast_.child(product, 1)};
+  auto args = positional(product);
+  return {args.at(0), args.at(1)};
+}
+
+ir::BufferId KernelLowering::matmul(dsl::NodeId id, dsl::NodeId lhs, dsl::NodeId rhs, ir::BufferId dst,
+                                    const std::string& name) {
+  ir::BufferId a = tile(lhs);
+  ir::BufferId b = tile(rhs);
+  ir::BufferId out = result(id, dst, name);
+  emit(b_.matmul(out, a, b, false));
+  return out;
+}
+
+std::vector<ir::GmIndex> KernelLowering::access(dsl::NodeId view, uint32_t* param,
+                                                ir::BufferId* gatherIndex) {
   dsl::NodeId base = ast_.kind(view) == NodeKind::Subscript ? ast_.subscriptBase(view) : view;
   const Binding* b = ast_.kind(base) == NodeKind::Name ? lookup(ast_.node(base).name) : nullptr;
   TILECRAFT_CHECK(b && b->kind == Binding::Kind::Param, "a checked GM view indexes a tensor parameter");
@@ -466,8 +567,8 @@ std::vector<ir::GmIndex> KernelLowering::access(dsl::NodeId view, uint32_t* para
       g.kind = ir::GmIndex::Kind::Point;
       g.lo = scalar(idx);
     } else {
-      unsupported(idx, "this index cannot be lowered to a GM access (a range from split() must be tiled first)",
-                  "tile the range: for t in tiles(rows, size=...)");
+      // A range from split() as an index has no compile-time bound, which the capacity check rejects.
+      TILECRAFT_CHECK(false, "a checked GM index is a tile, an integer, a slice or an index tile");
     }
     out.push_back(g);
   }
@@ -480,7 +581,8 @@ ir::NodeId KernelLowering::scalar(dsl::NodeId id) {
   if (t.constInt) return b_.intConst(*t.constInt);
   if (t.constFloat) return b_.floatConst(*t.constFloat);
   switch (n.kind) {
-    case NodeKind::BoolLit: return b_.intConst(n.intValue);
+    case NodeKind::BoolLit:
+      return b_.intConst(n.intValue);
     case NodeKind::Name: {
       if (const Binding* b = lookup(n.name)) {
         if (b->kind == Binding::Kind::Var) return b_.varRef(b->id);
@@ -498,7 +600,8 @@ ir::NodeId KernelLowering::scalar(dsl::NodeId id) {
         }
         return b_.varRef(dimVar(item, n.name, max));
       }
-      unsupported(id, fmt::format("cannot lower the name '{}' as a scalar", n.name), "");
+      TILECRAFT_CHECK(false, fmt::format("the scalar name '{}' is bound", n.name));
+      return ir::kNone;
     }
     case NodeKind::Attribute: {
       const dsl::Node& base = ast_.node(n.kids[0]);
@@ -506,7 +609,8 @@ ir::NodeId KernelLowering::scalar(dsl::NodeId id) {
       ir::Op field = n.name == "start" ? ir::Op::Start : n.name == "len" ? ir::Op::Len : ir::Op::Size;
       if (b && b->kind == Binding::Kind::Loop) return b_.loopField(b->id, field);
       if (b && b->kind == Binding::Kind::Split) return b_.splitField(b->id, field);
-      unsupported(id, fmt::format("cannot lower the field '{}' as a scalar", n.name), "");
+      TILECRAFT_CHECK(false, fmt::format("the field '{}' belongs to a loop or a split", n.name));
+      return ir::kNone;
     }
     case NodeKind::Unary:
       if (n.op == OpKind::Pos) return scalar(n.kids[0]);
@@ -522,9 +626,11 @@ ir::NodeId KernelLowering::scalar(dsl::NodeId id) {
         ir::Op op = bi == Builtin::Cdiv ? ir::Op::Cdiv : bi == Builtin::Min ? ir::Op::Min : ir::Op::Max;
         return b_.scalarBinary(op, scalar(args.at(0)), scalar(args.at(1)));
       }
-      unsupported(id, "this call is not a scalar expression the IR can hold", "");
+      TILECRAFT_CHECK(false, "a scalar call is cdiv, min or max");
+      return ir::kNone;
     }
-    default: unsupported(id, fmt::format("cannot lower a {} as a scalar", dsl::nodeKindName(n.kind)), "");
+    default:
+      TILECRAFT_CHECK(false, fmt::format("cannot lower a {} as a scalar", dsl::nodeKindName(n.kind)));
   }
 }
 

@@ -43,6 +43,7 @@ class KernelLowering {
   void statement(dsl::NodeId id);
   void assign(dsl::NodeId id, dsl::NodeId target, dsl::NodeId value, dsl::OpKind augmented);
   void forLoop(dsl::NodeId id);
+  void gridLoop(dsl::NodeId id, dsl::NodeId iter);
   void withStage(dsl::NodeId id);
   void ifStmt(dsl::NodeId id);
   void store(dsl::NodeId call);
@@ -60,9 +61,13 @@ class KernelLowering {
                 const std::string& name);
   ir::BufferId elementwise(dsl::NodeId id, ir::Op tileOp, ir::Op scalarOp, dsl::NodeId lhs, dsl::NodeId rhs,
                            ir::BufferId dst, const std::string& name);
+  ir::BufferId matmul(dsl::NodeId id, dsl::NodeId lhs, dsl::NodeId rhs, ir::BufferId dst,
+                      const std::string& name);
+  std::pair<dsl::NodeId, dsl::NodeId> positionalOperands(dsl::NodeId product);
   ir::BufferId toShape(ir::BufferId src, const std::vector<ir::Extent>& shape);
   ir::BufferId result(dsl::NodeId id, ir::BufferId dst, const std::string& name);
-  ir::BufferId temp(ir::Mem mem, ir::DType dtype, std::vector<ir::Extent> shape, const std::string& name = "");
+  ir::BufferId temp(ir::Mem mem, ir::DType dtype, std::vector<ir::Extent> shape,
+                    const std::string& name = "");
   ir::NodeId scalarFor(ir::NodeId scalar, ir::DType tileDtype);
   std::vector<ir::GmIndex> access(dsl::NodeId view, uint32_t* param, ir::BufferId* gatherIndex);
   std::vector<ir::Extent> extents(const std::vector<dsl::Dim>& dims, dsl::NodeId at);
@@ -70,6 +75,8 @@ class KernelLowering {
   uint32_t dimVar(dsl::NodeId constDef, const std::string& name, int64_t max);
   int axisOf(dsl::NodeId call, size_t rank);
   std::map<std::string, dsl::NodeId> keywords(dsl::NodeId call);
+  /// A True/False keyword value (transpose=, accumulate=).
+  bool flag(dsl::NodeId value) const;
   std::vector<dsl::NodeId> positional(dsl::NodeId call);
 
   // --- helpers ---
@@ -87,13 +94,13 @@ class KernelLowering {
   ir::Kernel& k_;
   ir::Builder b_;
   std::vector<std::map<std::string, Binding>> scopes_;
-  std::map<dsl::NodeId, uint32_t> dimVars_;   // ConstDef node -> var
-  std::map<dsl::NodeId, uint32_t> loopOf_;    // loop variable Name node -> loop id
-  std::vector<ir::NodeId> parents_;           // where statements go (innermost last)
-  std::map<ir::NodeId, ir::NodeId> stageOfOp_;     // tile op -> the stage it is in
-  std::map<ir::NodeId, ir::NodeId> parentOfStage_; // stage -> the block or loop holding it
+  std::map<dsl::NodeId, uint32_t> dimVars_;         // ConstDef node -> var
+  std::map<dsl::NodeId, uint32_t> loopOf_;          // loop variable Name node -> loop id
+  std::vector<ir::NodeId> parents_;                 // where statements go (innermost last)
+  std::map<ir::NodeId, ir::NodeId> stageOfOp_;      // tile op -> the stage it is in
+  std::map<ir::NodeId, ir::NodeId> parentOfStage_;  // stage -> the block or loop holding it
   ir::NodeId currentStage_ = ir::kNone;
-  ir::NodeId storeCompute_ = ir::kNone;       // compute stage that computes the store values of this copyout
+  ir::NodeId storeCompute_ = ir::kNone;  // compute stage that computes the store values of this copyout
   int temps_ = 0;
 };
 

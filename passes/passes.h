@@ -1,6 +1,6 @@
-// The passes after lowering, one per file. Each takes one kernel and rewrites it in place; user-facing problems
-// (a plan that does not fit) go to the diagnostics, broken invariants are internal asserts. The order they run in,
-// and why, is in pipeline.cpp.
+// The passes after lowering, one per file. Each takes one kernel and rewrites it in place; user-facing
+// problems (a plan that does not fit) go to the diagnostics, broken invariants are internal asserts. The
+// order they run in, and why, is in pipeline.cpp.
 #pragma once
 
 #include <map>
@@ -16,20 +16,21 @@ struct PassContext {
 };
 
 /// core-split: per-core start/length of every split from two host tiling fields (base = E / cores,
-/// rem = E % cores); the first `rem` cores take one more element, so the remainder is spread, not piled on one core.
+/// rem = E % cores); the first `rem` cores take one more element, so the remainder is spread, not piled on
+/// one core.
 void coreSplit(ir::Kernel& kernel, PassContext& context);
 
 /// tiling: the trip count and tail length of every tile loop, and which GM copies may be partial or unaligned
 /// (they become DataCopyPad).
 void tiling(ir::Kernel& kernel, PassContext& context);
 
-/// queue-insertion: which buffers cross stages through which TQue position (VECIN, VECOUT, both), how many copies
-/// each has (the loop's buffers=), TBuf for compute-only values and work buffers, and the AllocTensor / EnQue /
-/// DeQue / FreeTensor protocol around the stages.
+/// queue-insertion: which buffers cross stages through which TQue position (VECIN, VECOUT, both), how many
+/// copies each has (the loop's buffers=), TBuf for compute-only values and work buffers, and the AllocTensor
+/// / EnQue / DeQue / FreeTensor protocol around the stages.
 void queueInsertion(ir::Kernel& kernel, PassContext& context);
 
-/// buffer-plan: an offset for every buffer in its memory (32-byte aligned, 512 for L0A/L0B), reusing the space of
-/// buffers whose lifetimes do not overlap, then the capacity check on the real layout.
+/// buffer-plan: an offset for every buffer in its memory (32-byte aligned, 512 for L0A/L0B), reusing the
+/// space of buffers whose lifetimes do not overlap, then the capacity check on the real layout.
 void bufferPlan(ir::Kernel& kernel, PassContext& context);
 
 /// Where each node sits in the tree: its parent statement list owner and its enclosing stage.

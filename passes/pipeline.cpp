@@ -25,7 +25,8 @@ constexpr PassInfo kPasses[] = {
      "needs the per-core length from core-split to state trip counts and tails; must precede queue insertion "
      "and planning, because tails decide DataCopyPad and the loop's buffers= decides double buffering"},
     {"queue-insertion", &queueInsertion,
-     "decides which buffers are queues and how many copies each has (double buffering) and places DeQue/Free, "
+     "decides which buffers are queues and how many copies each has (double buffering) and places "
+     "DeQue/Free, "
      "which set lifetimes; so it runs before buffer planning, whose sizes and lifetimes depend on both"},
     {"buffer-plan", &bufferPlan,
      "last: offsets are the final decision and need every buffer, its copy count and its full lifetime; the "
@@ -34,7 +35,9 @@ constexpr PassInfo kPasses[] = {
 
 }  // namespace
 
-std::span<const PassInfo> pipelinePasses() { return kPasses; }
+std::span<const PassInfo> pipelinePasses() {
+  return kPasses;
+}
 
 bool isPipelineStage(const std::string& name) {
   if (name == "lower") return true;
@@ -54,7 +57,8 @@ bool runPipeline(ir::Module& module, const PipelineOptions& options, support::Di
     }
     return errors.empty();
   };
-  if (options.printAfterAll) *options.printAfterAll << "// ---- IR after lower ----\n" << ir::printModule(module);
+  if (options.printAfterAll)
+    *options.printAfterAll << "// ---- IR after lower ----\n" << ir::printModule(module);
   if (!check("lower")) return false;
   if (options.stopAfter == "lower") return true;
   for (const PassInfo& pass : kPasses) {
@@ -62,10 +66,12 @@ bool runPipeline(ir::Module& module, const PipelineOptions& options, support::Di
     double begin = options.clock ? options.clock->seconds() : 0;
     for (ir::Kernel& k : module.kernels) pass.run(k, context);
     double end = options.clock ? options.clock->seconds() : 0;
-    if (options.timings) *options.timings << fmt::format("pass {:<16} {:8.3f} ms\n", pass.name, (end - begin) * 1e3);
+    if (options.timings)
+      *options.timings << fmt::format("pass {:<16} {:8.3f} ms\n", pass.name, (end - begin) * 1e3);
     if (diagnostics.hasErrors()) return false;
     if (options.printAfterAll) {
-      *options.printAfterAll << fmt::format("// ---- IR after {} ----\n", pass.name) << ir::printModule(module);
+      *options.printAfterAll << fmt::format("// ---- IR after {} ----\n", pass.name)
+                             << ir::printModule(module);
     }
     if (!check(pass.name)) return false;
     if (options.stopAfter == pass.name) return true;

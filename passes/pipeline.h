@@ -1,5 +1,5 @@
-// The pass pipeline: an ordered list of named passes (the order and its reasons are in pipeline.cpp), with the
-// verifier after each, printing after a chosen pass or after all, and per-pass timing.
+// The pass pipeline: an ordered list of named passes (the order and its reasons are in pipeline.cpp), with
+// the verifier after each, printing after a chosen pass or after all, and per-pass timing.
 #pragma once
 
 #include <iosfwd>
@@ -35,11 +35,11 @@ std::span<const PassInfo> pipelinePasses();
 bool isPipelineStage(const std::string& name);
 
 struct PipelineOptions {
-  std::string stopAfter;        // empty: run everything; "lower": no passes
+  std::string stopAfter;                  // empty: run everything; "lower": no passes
   std::ostream* printAfterAll = nullptr;  // IR after lowering and after every pass
   std::ostream* timings = nullptr;        // per-pass times (stderr)
   Clock* clock = nullptr;
-  bool verify = true;           // run the verifier after every pass (a failure is an internal error)
+  bool verify = true;  // run the verifier after every pass (a failure is an internal error)
 };
 
 /// Runs the pipeline on every kernel. Returns false when a pass reported an error (in `diagnostics`) or the

@@ -17,13 +17,15 @@ struct Uses {
   std::vector<ir::NodeId> readers;
 };
 
-/// The pipes a stage runs on: copyin is MTE2 (GM -> UB/L1), compute V or M, copyout MTE3 (UB -> GM). A value that
-/// moves from one pipe to another needs a queue; within one pipe, program order is enough (a TBuf).
+/// The pipes a stage runs on: copyin is MTE2 (GM -> UB/L1), compute V or M, copyout MTE3 (UB -> GM). A value
+/// that moves from one pipe to another needs a queue; within one pipe, program order is enough (a TBuf).
 ir::QueueKind queueFor(ir::Stage from, ir::Stage to, ir::Mem mem) {
   if (mem == ir::Mem::L1) return ir::QueueKind::A1;
   if (from == ir::Stage::CopyIn && to == ir::Stage::CopyOut) return ir::QueueKind::VecInOut;
+  // Loaded and read by a later copy-in (a gather's indices, read on the scalar pipe): still MTE2 -> consumer.
   if (from == ir::Stage::CopyIn) return ir::QueueKind::VecIn;
-  if (to == ir::Stage::CopyOut) return ir::QueueKind::VecOut;
+  // Computed and read by a copy (a store, or a load's indices computed in UB): V -> MTE.
+  if (to != ir::Stage::Compute) return ir::QueueKind::VecOut;
   return ir::QueueKind::Calc;
 }
 
@@ -48,22 +50,27 @@ void rebuild(ir::Kernel& k, ir::NodeId id, const Inserts& ins) {
     std::vector<ir::NodeId> out;
     if (auto it = ins.front.find(id); it != ins.front.end()) out = it->second;
     for (ir::NodeId s : list) {
-      if (auto it = ins.before.find(s); it != ins.before.end()) out.insert(out.end(), it->second.begin(), it->second.end());
+      if (auto it = ins.before.find(s); it != ins.before.end())
+        out.insert(out.end(), it->second.begin(), it->second.end());
       out.push_back(s);
-      if (auto it = ins.after.find(s); it != ins.after.end()) out.insert(out.end(), it->second.begin(), it->second.end());
+      if (auto it = ins.after.find(s); it != ins.after.end())
+        out.insert(out.end(), it->second.begin(), it->second.end());
     }
-    if (auto it = ins.back.find(id); it != ins.back.end()) out.insert(out.end(), it->second.begin(), it->second.end());
+    if (auto it = ins.back.find(id); it != ins.back.end())
+      out.insert(out.end(), it->second.begin(), it->second.end());
     list = std::move(out);
   };
   rewrite(n.body);
   std::vector<ir::NodeId> orelse = k.node(id).orelse;
   if (!orelse.empty()) {
-    // else branches hold no stages of their own that need front/back inserts; only before/after anchors.
+    // An If is never a stage, so its else list takes only before/after anchors.
     std::vector<ir::NodeId> out;
     for (ir::NodeId s : orelse) {
-      if (auto it = ins.before.find(s); it != ins.before.end()) out.insert(out.end(), it->second.begin(), it->second.end());
+      if (auto it = ins.before.find(s); it != ins.before.end())
+        out.insert(out.end(), it->second.begin(), it->second.end());
       out.push_back(s);
-      if (auto it = ins.after.find(s); it != ins.after.end()) out.insert(out.end(), it->second.begin(), it->second.end());
+      if (auto it = ins.after.find(s); it != ins.after.end())
+        out.insert(out.end(), it->second.begin(), it->second.end());
     }
     k.node(id).orelse = std::move(out);
   }
@@ -76,7 +83,7 @@ void rebuild(ir::Kernel& k, ir::NodeId id, const Inserts& ins) {
 
 }  // namespace
 
-void queueInsertion(ir::Kernel& kernel, PassContext&) {
+void queueInsertion(ir::Kernel& kernel, PassContext& context) {
   TreeIndex index = indexTree(kernel);
   std::vector<Uses> uses(kernel.buffers.size());
   for (ir::NodeId id : index.order) {
@@ -108,14 +115,38 @@ void queueInsertion(ir::Kernel& kernel, PassContext&) {
     }
     ir::Stage to = crossing == ir::kNone ? from : kernel.node(index.stage[crossing]).stage;
     ir::QueueKind queue = crossing == ir::kNone ? ir::QueueKind::Calc : queueFor(from, to, buffer.mem);
-    if (from == to && buffer.mem == ir::Mem::UB) queue = ir::QueueKind::Calc;
+    // The cube's own buffers: L0A/L0B are written by the MTE1 copy and read by Mmad in one compute stage, L0C
+    // is the accumulator; their hand-overs are within the cube pipeline, not TQue stage boundaries.
+    if (buffer.mem == ir::Mem::L0A) queue = ir::QueueKind::A2;
+    if (buffer.mem == ir::Mem::L0B) queue = ir::QueueKind::B2;
     if (buffer.mem == ir::Mem::L0C) queue = ir::QueueKind::CO1;
-    buffer.queue = queue;
-    if (queue == ir::QueueKind::Calc || queue == ir::QueueKind::CO1) continue;
-    for (ir::NodeId w : u.writers) {
-      TILECRAFT_CHECK(index.stage[w] == writeStage,
-                      fmt::format("queue buffer %{} is written in more than one stage", buffer.name));
+    if (queue == ir::QueueKind::A1 && crossing != ir::kNone && kernel.node(crossing).dst != ir::kNone &&
+        kernel.buffer(kernel.node(crossing).dst).mem == ir::Mem::L0B) {
+      queue = ir::QueueKind::B1;
     }
+    buffer.queue = queue;
+    if (queue == ir::QueueKind::Calc || queue == ir::QueueKind::CO1 || queue == ir::QueueKind::A2 ||
+        queue == ir::QueueKind::B2) {
+      continue;
+    }
+    // A consumer may update the value in place after its DeQue (`v = v * 2.0` in compute); a second producer
+    // cannot be expressed with one queue.
+    bool ok = true;
+    for (ir::NodeId w : u.writers) {
+      ir::NodeId st = index.stage[w];
+      bool consumer = false;
+      for (ir::NodeId r : u.readers) consumer = consumer || (index.stage[r] == st && st != writeStage);
+      if (st == writeStage || consumer || !ok) continue;
+      ok = false;
+      context.diagnostics
+          .error(
+              kernel.node(w).span,
+              fmt::format("'{}' is handed from one stage to another but written again here, in another stage "
+                          "that does not read it (first written at line {})",
+                          buffer.name, kernel.node(u.writers.front()).line))
+          .hint("give the second value its own name");
+    }
+    if (!ok) continue;
     // Copies in flight: the buffers= of the innermost tile loop around the writing stage.
     buffer.buffers = 1;
     for (ir::NodeId p = index.parent[writeStage]; p != ir::kNone; p = index.parent[p]) {

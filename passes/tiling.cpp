@@ -7,7 +7,8 @@ namespace tilecraft::passes {
 
 namespace {
 
-/// True when the extent is known to be a whole number of 32-byte blocks of `dtype` (DataCopy moves whole blocks).
+/// True when the extent is known to be a whole number of 32-byte blocks of `dtype` (DataCopy moves whole
+/// blocks).
 bool rowAligned(const ir::Extent& e, ir::DType dtype) {
   if (e.kind != ir::Extent::Kind::Const && e.kind != ir::Extent::Kind::Tile) return false;
   return e.value * dsl::dtypeBits(dtype) % (32 * 8) == 0;
@@ -30,11 +31,22 @@ void tiling(ir::Kernel& kernel, PassContext&) {
     loopTail[loop.ref] = hasTail(kernel, loop);
     b.setSource(loop.span, 0);
     // count = cdiv(len, size); the last tile holds len - (count - 1) * size elements (size when it divides).
-    ir::NodeId size = b.intConst(loop.size);
-    ir::NodeId count = b.scalarBinary(ir::Op::Cdiv, loop.args[1], size);
-    ir::NodeId tail = b.scalarBinary(
-        ir::Op::Sub, loop.args[1],
-        b.scalarBinary(ir::Op::Mul, b.scalarBinary(ir::Op::Sub, count, b.intConst(1)), b.intConst(loop.size)));
+    // A length of min(size, ...) (a grid block) is a single tile, which is its own tail.
+    const ir::Node& len = kernel.node(loop.args[1]);
+    bool single = len.kind == ir::NodeKind::ScalarBinary && len.op == ir::Op::Min &&
+                  kernel.node(len.args[0]).kind == ir::NodeKind::IntConst &&
+                  kernel.node(len.args[0]).intValue == loop.size;
+    ir::NodeId count = ir::kNone;
+    ir::NodeId tail = ir::kNone;
+    if (single) {
+      count = b.intConst(1);
+      tail = loop.args[1];
+    } else {
+      count = b.scalarBinary(ir::Op::Cdiv, loop.args[1], b.intConst(loop.size));
+      ir::NodeId full = b.scalarBinary(ir::Op::Sub, count, b.intConst(1));
+      tail =
+          b.scalarBinary(ir::Op::Sub, loop.args[1], b.scalarBinary(ir::Op::Mul, full, b.intConst(loop.size)));
+    }
     kernel.nodes[id].args.push_back(count);
     kernel.nodes[id].args.push_back(tail);
   }

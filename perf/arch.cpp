@@ -229,6 +229,7 @@ ArchSpec loadArchSpec(const std::filesystem::path& file, const ReadTextFn& read)
   s.hapMte2Bw = n.get("/limit/hap_mte2_bandwidth", "GB/s") * kGBs;
   s.hapMte3Bw = n.get("/limit/hap_mte3_bandwidth", "GB/s") * kGBs;
   s.limitFloorS = n.get("/limit/floor", "us") * kUs;
+  s.hapVectorRate = n.get("/limit/hap_vector_rate", "Gop/s") * 1e9;
 
   s.eagerKernelFloorS = n.get("/eager/kernel_floor", "us") * kUs;
   s.eagerGmBw = n.get("/eager/gm_bandwidth", "GB/s") * kGBs;
@@ -237,7 +238,8 @@ ArchSpec loadArchSpec(const std::filesystem::path& file, const ReadTextFn& read)
   s.eagerOverlapLoss = n.get("/eager/overlap_loss", "ratio");
   s.eagerCubeEfficiency = n.get("/eager/cube_efficiency", "ratio");
 
-  if (s.aicCores < 1 || s.aivCores < 1 || s.clockHz <= 0 || s.hapMte2Bw <= 0 || s.hapMte3Bw <= 0 || s.eagerGmBw <= 0) {
+  if (s.aicCores < 1 || s.aivCores < 1 || s.clockHz <= 0 || s.hapMte2Bw <= 0 || s.hapMte3Bw <= 0 ||
+      s.hapVectorRate <= 0 || s.eagerGmBw <= 0) {
     throw PerfError(fmt::format("{}: core counts, clock and bandwidths must be positive", loaded.chain));
   }
   return s;

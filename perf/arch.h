@@ -52,6 +52,8 @@ struct ArchSpec {
   double coreDispatchIntervalS = 0;  // block b of a launch starts b intervals after block 0
 
   double hapMte2Bw = 0, hapMte3Bw = 0, limitFloorS = 0;
+  // CANN Bench's vector peak: 32-bit lane operations per second over the chip at one cycle per repeat.
+  double hapVectorRate = 0;
 
   double eagerKernelFloorS = 0, eagerCubeKernelFloorS = 0, eagerGmBw = 0, eagerTransposeFactor = 0,
          eagerOverlapLoss = 0, eagerCubeEfficiency = 0;

@@ -2,8 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <iterator>
 #include <ostream>
 #include <string>
+#include <vector>
 
 namespace tilecraft::perf {
 namespace {
@@ -28,11 +30,14 @@ std::string escape(std::string_view s) {
 }  // namespace
 
 void writeChromeTrace(const SimulationResult& result, const TraceFile& trace, const ArchSpec& arch, std::ostream& out) {
-  // Written by hand, not through a JSON DOM: a 48-core trace holds hundreds of thousands of events.
-  out << "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n";
+  // Formatted straight into one buffer, not through a JSON DOM: a 48-core trace holds hundreds of thousands of
+  // events, and writing them is most of what --chrome-trace costs.
+  fmt::memory_buffer buf;
+  auto sink = std::back_inserter(buf);
+  fmt::format_to(sink, "{{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
   bool first = true;
-  auto emit = [&](const std::string& event) {
-    out << (first ? "" : ",\n") << event;
+  auto separate = [&] {
+    if (!first) fmt::format_to(sink, ",\n");
     first = false;
   };
   std::vector<std::string> names(trace.names.size());
@@ -46,31 +51,37 @@ void writeChromeTrace(const SimulationResult& result, const TraceFile& trace, co
     for (size_t c = 0; c < launch.cores.size(); ++c) {
       const CoreProfile& core = launch.cores[c];
       int pid = pidBase + static_cast<int>(c);
-      emit(fmt::format(R"j({{"name":"process_name","ph":"M","pid":{},"args":{{"name":"launch {} {} core {} ({} block {} sub {})"}}}})j",
-                       pid, launch.launch, escape(launch.kernel), core.index, core.aic ? "AIC" : "AIV", core.block, core.sub));
-      emit(fmt::format(R"j({{"name":"process_sort_index","ph":"M","pid":{},"args":{{"sort_index":{}}}}})j", pid, pid));
+      separate();
+      fmt::format_to(sink, R"j({{"name":"process_name","ph":"M","pid":{},"args":{{"name":"launch {} {} core {} ({} block {} sub {})"}}}})j",
+                     pid, launch.launch, escape(launch.kernel), core.index, core.aic ? "AIC" : "AIV", core.block, core.sub);
+      separate();
+      fmt::format_to(sink, R"j({{"name":"process_sort_index","ph":"M","pid":{},"args":{{"sort_index":{}}}}})j", pid, pid);
       for (int p = 0; p < kTracePipes; ++p) {
-        emit(fmt::format(R"j({{"name":"thread_name","ph":"M","pid":{},"tid":{},"args":{{"name":"{}"}}}})j", pid, p,
-                         tracePipeName(static_cast<TracePipe>(p))));
-        emit(fmt::format(R"j({{"name":"thread_sort_index","ph":"M","pid":{},"tid":{},"args":{{"sort_index":{}}}}})j", pid, p, p));
+        separate();
+        fmt::format_to(sink, R"j({{"name":"thread_name","ph":"M","pid":{},"tid":{},"args":{{"name":"{}"}}}})j", pid, p,
+                       tracePipeName(static_cast<TracePipe>(p)));
+        separate();
+        fmt::format_to(sink, R"j({{"name":"thread_sort_index","ph":"M","pid":{},"tid":{},"args":{{"sort_index":{}}}}})j", pid, p, p);
       }
     }
     // The device starts after the launch cost.
     double deviceUs = offsetUs + launch.launchS * 1e6;
     for (const TimelineEvent& e : launch.events) {
       const TraceInstr& in = tl.cores[static_cast<size_t>(e.core)].instrs[e.instr];
-      std::string args = fmt::format(R"j("at":"{}:{}","i":{})j", names[in.file], in.line, e.instr);
-      if (in.bytes > 0) args += fmt::format(R"j(,"bytes":{})j", in.bytes);
-      if (in.repeats > 0) args += fmt::format(R"j(,"repeats":{})j", in.repeats);
-      if (in.token > 0) args += fmt::format(R"j(,"token":{})j", in.token);
-      emit(fmt::format(R"j({{"name":"{}","ph":"X","pid":{},"tid":{},"ts":{:.4f},"dur":{:.4f},"args":{{{}}}}})j",
-                       names[in.name], pidBase + e.core, e.pipe, deviceUs + e.start * usPerCycle,
-                       e.cycles * usPerCycle, args));
+      separate();
+      fmt::format_to(sink, R"j({{"name":"{}","ph":"X","pid":{},"tid":{},"ts":{:.4f},"dur":{:.4f},"args":{{"at":"{}:{}","i":{})j",
+                     names[in.name], pidBase + e.core, e.pipe, deviceUs + e.start * usPerCycle, e.cycles * usPerCycle,
+                     names[in.file], in.line, e.instr);
+      if (in.bytes > 0) fmt::format_to(sink, R"j(,"bytes":{})j", in.bytes);
+      if (in.repeats > 0) fmt::format_to(sink, R"j(,"repeats":{})j", in.repeats);
+      if (in.token > 0) fmt::format_to(sink, R"j(,"token":{})j", in.token);
+      fmt::format_to(sink, "}}}}");
     }
     offsetUs += launch.totalS * 1e6;
     pidBase += static_cast<int>(launch.cores.size());
   }
-  out << "\n]}\n";
+  fmt::format_to(sink, "\n]}}\n");
+  out.write(buf.data(), static_cast<std::streamsize>(buf.size()));
 }
 
 }  // namespace tilecraft::perf

@@ -18,14 +18,19 @@ std::string UnitTimes::bottleneck() const {
   return best->first;
 }
 
-double vectorSeconds(const std::vector<VecItem>& items, const VectorCosts& costs, const ArchSpec& arch) {
+double vectorSeconds(const std::vector<VecItem>& items, const VectorCosts& costs, const ArchSpec& arch,
+                     double repeatCyclesPerSecond) {
   double cycles = 0;
   for (const VecItem& item : items) {
     double lanes = arch.vectorRepeatBytes / std::min(item.laneBytes, 4);
     cycles += item.elements / lanes * costs.cyclesPerRepeat(item.cls, item.laneBytes);
   }
-  return cycles / (arch.aivCores * arch.clockHz);
+  return cycles / repeatCyclesPerSecond;
 }
+
+double physicalRepeatCyclesPerSecond(const ArchSpec& arch) { return arch.aivCores * arch.clockHz; }
+
+double hapRepeatCyclesPerSecond(const ArchSpec& arch) { return arch.hapVectorRate / (arch.vectorRepeatBytes / 4); }
 
 double cubeSeconds(const OpWork& w, const ArchSpec& arch, double efficiency) {
   if (w.cubeFlops <= 0) return 0;
@@ -43,14 +48,15 @@ LimitResult computeLimit(const OpWork& work, const ArchSpec& arch) {
 
   r.hapUnits = common;
   r.hapUnits.mte2 = work.bytesRead / arch.hapMte2Bw;
-  r.hapUnits.mte3 = work.bytesWritten / arch.hapMte3Bw;
-  r.hapUnits.vector = vectorSeconds(work.vector, arch.vectorPeak, arch);
+  r.hapUnits.mte3 = (work.bytesWritten - work.hapUncountedBytesWritten) / arch.hapMte3Bw;
+  r.hapUnits.vector = vectorSeconds(work.vector, arch.vectorPeak, arch, hapRepeatCyclesPerSecond(arch));
   r.hapS = std::max(r.hapUnits.max(), arch.limitFloorS);
 
   // Pessimistic: one shared HBM channel (reported as mte2, since reads dominate it), conflicted binary ops.
   r.pessimisticUnits = common;
   r.pessimisticUnits.mte2 = (work.bytesRead + work.bytesWritten) / arch.hbmPeakBw;
-  r.pessimisticUnits.vector = vectorSeconds(work.vector, arch.vectorMeasured(), arch);
+  r.pessimisticUnits.vector =
+      vectorSeconds(work.vector, arch.vectorMeasured(), arch, physicalRepeatCyclesPerSecond(arch));
   r.pessimisticS = std::max(r.pessimisticUnits.max(), arch.limitFloorS);
   return r;
 }

@@ -25,8 +25,14 @@ struct LimitResult {
   double pessimisticS = 0;
 };
 
-// Seconds the vector unit needs for `items` on all AIV cores at the given per-class costs.
-double vectorSeconds(const std::vector<VecItem>& items, const VectorCosts& costs, const ArchSpec& arch);
+// Seconds the vector unit needs for `items` at the given per-class costs, when the chip retires
+// `repeatCyclesPerSecond` repeat-cycles per second (all AIV cores together).
+double vectorSeconds(const std::vector<VecItem>& items, const VectorCosts& costs, const ArchSpec& arch,
+                     double repeatCyclesPerSecond);
+// The physical rate: every AIV core at its clock.
+double physicalRepeatCyclesPerSecond(const ArchSpec& arch);
+// CANN Bench's rate: its vector peak in 32-bit lane operations per second over the lanes of one repeat.
+double hapRepeatCyclesPerSecond(const ArchSpec& arch);
 double cubeSeconds(const OpWork& w, const ArchSpec& arch, double efficiency);
 
 LimitResult computeLimit(const OpWork& work, const ArchSpec& arch);

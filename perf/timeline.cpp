@@ -207,11 +207,9 @@ class CoreSim {
           const ArchSpec& arch);
 
   void progress(double now);
-  void joinPool(double now, int pipe);  // a transfer's start-up is over
   void finishTransfer(double now, int pipe);
   void release(double at);  // the core starts, or the rendezvous it waits at is over
   bool done() const { return done_; }
-  int syncAllCount() const { return syncAlls_; }
   CoreProfile profile() const;
   std::string blockedAt() const;
 
@@ -246,7 +244,6 @@ class CoreSim {
   std::array<Pipe, kTracePipes> pipes_;
   std::vector<double> fired_;  // token -> time its set fired
   std::array<double, kTracePipes> busy_{};
-  int syncAlls_ = 0;
   bool done_ = false;
 };
 
@@ -339,7 +336,6 @@ bool CoreSim::issue() {
       ++next_;
       changed = true;
       if (name == "SyncAll") {
-        ++syncAlls_;
         block_ = Block::Rendezvous;
         launch_.arriveAtSyncAll(index_, issueAt_);
       }

@@ -69,6 +69,9 @@ std::string renderProfileJson(const SimulationResult& result, const std::string&
       double clock = l.clockHz;
       j["core_us"] = {{"min", fast.cycles / clock * 1e6}, {"max", slow.cycles / clock * 1e6},
                       {"slowest_core", slow.index}};
+      ordered_json perCore = ordered_json::array();
+      for (const CoreProfile& c : l.cores) perCore.push_back(c.cycles / clock * 1e6);
+      j["core_times_us"] = std::move(perCore);  // in core order
       j["bottleneck"] = l.bottleneck;
       ordered_json pipes = ordered_json::object();
       for (int p = 0; p < kTracePipes; ++p) {

@@ -25,6 +25,9 @@ enum class CubeType { F16, Int8, F32 };
 struct OpWork {
   double bytesRead = 0;     // compulsory GM reads of a fused kernel with the best tiling
   double bytesWritten = 0;  // compulsory GM writes
+  // The part of bytesWritten that CANN Bench's limit does not count (Cummin's int64 indices): left out of the
+  // CANN-Bench-compatible limit only; the pessimistic limit and eager write it.
+  double hapUncountedBytesWritten = 0;
   std::vector<VecItem> vector;
   double cubeFlops = 0;
   CubeType cubeType = CubeType::F16;

@@ -48,15 +48,19 @@ WorkResult exp(const TaskCase& c) {
 // 1 / (1 + exp(-x)): muls, exp, adds, div.
 WorkResult sigmoid(const TaskCase& c) { return activation(c, {V::Unary, V::Exp, V::Unary, V::Div}); }
 
-// Both forms as x / (1 + exp(-1.5958 * (x + 0.044715 x^3))): mul, muls, adds, mul, muls, exp, adds, div.
+// PyTorch's formulas, one instruction per step; CANN Bench counts erf and tanh as one transcendental
+// instruction each, priced like exp (docs/perf-model.md §3).
+//   none: x * 0.5 * (1 + erf(x / sqrt(2)))                   muls, erf, adds, muls, mul
+//   tanh: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))    mul, mul, muls, add, muls, tanh, adds, muls, mul
 WorkResult gelu(const TaskCase& c) {
-  return activation(c, {V::Binary, V::Unary, V::Unary, V::Binary, V::Unary, V::Exp, V::Unary, V::Div});
+  if (c.attrString("approximate", "none") == "tanh") {
+    return activation(c, {V::Binary, V::Binary, V::Unary, V::Binary, V::Unary, V::Exp, V::Unary, V::Unary, V::Binary});
+  }
+  return activation(c, {V::Unary, V::Exp, V::Unary, V::Unary, V::Binary});
 }
 
-// x * tanh(softplus(x)) = x * e(e+2) / (e(e+2) + 2), e = exp(x): exp, adds, mul, adds, div, mul.
-WorkResult mish(const TaskCase& c) {
-  return activation(c, {V::Exp, V::Unary, V::Binary, V::Unary, V::Div, V::Binary});
-}
+// PyTorch's x * tanh(log1p(exp(x))): exp, log1p, tanh (transcendentals at exp's cost), mul.
+WorkResult mish(const TaskCase& c) { return activation(c, {V::Exp, V::Exp, V::Exp, V::Binary}); }
 
 WorkResult maximum(const TaskCase& c) { return activation(c, {V::Binary}); }
 
@@ -144,25 +148,24 @@ WorkResult rotaryPosEmb(const TaskCase& c) {
   return modelled(std::move(w));
 }
 
-// Euclid on |a|, |b|: the mean number of remainder steps for operands up to N is 0.843 ln N + 1.47
-// (Knuth, TAOCP 4.5.3). A step is r = a - b * trunc(a / b) and a swap that stops at b = 0: div, cast (trunc),
-// mul, sub, compare, select, in fp32 lanes (exact for int16 and int32 magnitudes seen; int64 takes two).
+// Stein's binary GCD, branch-free over whole vectors: one pass per bit of the largest magnitude N (from
+// `value_range`, else the dtype's range), each pass sub, min, abs, and, compare, shift, select (7
+// instructions) in the operands' own integer lanes (int16 in 16-bit lanes, int64 at twice the 32-bit cost).
 WorkResult gcd(const TaskCase& c) {
   const TensorArg* a = c.input(0);
   const TensorArg* b = c.input(1);
   if (a == nullptr || b == nullptr) return notModelled("expects two inputs");
-  double maxAbs = 2.0;
+  double maxAbs = 0;
   for (const TensorArg* t : {a, b}) {
     if (t->valueRange) maxAbs = std::max({maxAbs, std::fabs(t->valueRange->first), std::fabs(t->valueRange->second)});
     else maxAbs = std::max(maxAbs, std::pow(2.0, 8.0 * dtypeBytes(t->dtype) - 1));
   }
-  double steps = 0.843 * std::log(maxAbs) + 1.47;
+  double bits = std::ceil(std::log2(maxAbs + 1));
   OpWork w;
   double n = std::max(a->numel(), b->numel());
   w.bytesRead = a->bytes() + b->bytes();
   w.bytesWritten = n * dtypeBytes(a->dtype);
-  int lanes = a->dtype == DType::I64 ? 8 : 4;
-  for (V cls : {V::Div, V::Cast, V::Binary, V::Binary, V::Binary, V::Binary}) w.vec(cls, lanes, n, steps);
+  w.vec(V::Binary, dtypeBytes(a->dtype), n, 7 * bits);
   w.auxTensorBytes = a->bytes();
   return modelled(std::move(w));
 }

@@ -61,7 +61,9 @@ WorkResult unsortedSegmentSum(const TaskCase& c) {
   return modelled(std::move(w));
 }
 
-// Separable bilinear resize of NCHW: per output element two lerps per pass (sub, mul, add each), in fp32.
+// Bilinear resize of NCHW, in fp32: per output element fetch the 4 neighbours (a copy each), weight them
+// (4 mul) and sum them (3 add), as for GridSampler3D's corners; the row and column weights are per output
+// row and column, negligible.
 WorkResult resizeBilinear(const TaskCase& c) {
   const TensorArg* x = c.input(0);
   std::vector<double> size = c.attrList("output_size");
@@ -71,7 +73,8 @@ WorkResult resizeBilinear(const TaskCase& c) {
   OpWork w;
   w.bytesRead = x->bytes();
   w.bytesWritten = out * dtypeBytes(x->dtype);
-  w.vec(V::Binary, 4, out, 6);
+  w.vec(V::Unary, 4, out, 4);
+  w.vec(V::Binary, 4, out, 4 + 3);
   addCasts(w, x->dtype, 4, x->numel(), out);
   w.auxTensorBytes = x->bytes();
   // Eager converts the input to NC1HWC0 and the result back over its TransData launches, and casts the result.
@@ -80,8 +83,12 @@ WorkResult resizeBilinear(const TaskCase& c) {
   return modelled(std::move(w));
 }
 
-// 3-D grid sampling: per output element, the 8 (trilinear) or 1 (nearest) corner values weighted and summed;
-// corner weights are computed once per grid point and shared by every channel.
+// 3-D grid sampling. Per output element (one per grid point and channel): trilinear fetches the 8 corner
+// values (a copy each), weights them (8 mul) and sums them (7 add); nearest fetches one. Per grid point, shared
+// by every channel: unnormalise the 3 coordinates (muls, adds), floor or round them, and for trilinear the 3
+// fractions, their complements and the 8 corner weights (2 mul each); then the base offset (2 mul, 2 add).
+// Computed in the input's lanes (fp16 natively), as CANN Bench counts it: its t_hw_us per element is half
+// for fp16 what it is for fp32.
 WorkResult gridSampler3d(const TaskCase& c) {
   const TensorArg* x = c.input(0);
   const TensorArg* grid = c.input(1);
@@ -92,14 +99,77 @@ WorkResult gridSampler3d(const TaskCase& c) {
   double points = grid->numel() / 3;
   double out = points * channels;
   bool nearest = c.attrString("interpolation_mode", "bilinear") == "nearest";
-  double corners = nearest ? 1 : 8;
   OpWork w;
   w.bytesRead = inputBytes(c);
   w.bytesWritten = out * dtypeBytes(x->dtype);
-  w.vec(V::Binary, 4, out, 2 * corners);
-  w.vec(V::Unary, 4, points, 3 * corners);
-  addCasts(w, x->dtype, 4, out * corners, out);
+  int lanes = computeLaneBytes(x->dtype, true);
+  if (nearest) {
+    w.vec(V::Unary, lanes, out);
+    w.vec(V::Unary, lanes, points, 3 * 2 + 3);
+  } else {
+    w.vec(V::Unary, lanes, out, 8);
+    w.vec(V::Binary, lanes, out, 8 + 7);
+    w.vec(V::Unary, lanes, points, 3 * 2 + 3 + 3 + 3);
+    w.vec(V::Binary, lanes, points, 8 * 2);
+  }
+  w.vec(V::Binary, lanes, points, 4);
+  addCasts(w, x->dtype, lanes, x->numel(), out);
   w.auxTensorBytes = x->bytes();
+  return modelled(std::move(w));
+}
+
+// Morphological dilation (max-plus windows): per output element and filter tap an add of the tap's weight and
+// a max into the running result (taps adds, taps - 1 maxes), in the input's lanes (fp16 natively). Output size
+// as the golden: SAME ceil(in / stride); VALID (in - effective window + stride) / stride, with explicit pads.
+WorkResult dilation2d(const TaskCase& c) {
+  const TensorArg* x = c.input(0);
+  const TensorArg* filter = c.input(1);
+  std::vector<double> strides = c.attrList("strides"), rates = c.attrList("rates"), pads = c.attrList("pads");
+  if (x == nullptr || filter == nullptr || x->shape().size() != 4 || filter->shape().size() != 3 ||
+      strides.size() != 4 || rates.size() != 4) {
+    return notModelled("expects a 4-D input, a 3-D filter, and 4 strides and rates");
+  }
+  bool nhwc = c.attrString("data_format", "NHWC") == "NHWC";
+  const auto& s = x->shape();
+  double batch = static_cast<double>(s[0]);
+  double channels = static_cast<double>(nhwc ? s[3] : s[1]);
+  double inH = static_cast<double>(nhwc ? s[1] : s[2]), inW = static_cast<double>(nhwc ? s[2] : s[3]);
+  double kh = filter->dim(0), kw = filter->dim(1);
+  double effH = (kh - 1) * rates[1] + 1, effW = (kw - 1) * rates[2] + 1;
+  double outH = 0, outW = 0;
+  if (c.attrString("padding_mode", "SAME") == "SAME") {
+    outH = std::ceil(inH / strides[1]);
+    outW = std::ceil(inW / strides[2]);
+  } else {
+    double padH = pads.size() == 4 ? pads[0] + pads[1] : 0, padW = pads.size() == 4 ? pads[2] + pads[3] : 0;
+    outH = std::floor((inH + padH - effH + strides[1]) / strides[1]);
+    outW = std::floor((inW + padW - effW + strides[2]) / strides[2]);
+  }
+  double out = batch * channels * std::max(0.0, outH) * std::max(0.0, outW);
+  double taps = kh * kw;
+  OpWork w;
+  w.bytesRead = inputBytes(c);
+  w.bytesWritten = out * dtypeBytes(x->dtype);
+  int lanes = computeLaneBytes(x->dtype, true);
+  w.vec(V::Binary, lanes, out, 2 * taps - 1);
+  addCasts(w, x->dtype, lanes, x->numel(), out);
+  w.auxTensorBytes = x->bytes();
+  return modelled(std::move(w));
+}
+
+// Non-maximum suppression over n boxes: the golden's pairwise intersection over all n^2 ordered pairs, 4 max/min
+// for the corners, 2 sub, 2 clamps at 0 and a mul (9 instructions per pair). CANN Bench counts that much and no
+// more (t_hw_us is n^2 x 9 at its vector rate in every case): the IoU division and the greedy, data-dependent
+// pick are left out. Reads boxes and scores, writes at most n int32 indices.
+WorkResult nms(const TaskCase& c) {
+  const TensorArg* boxes = c.input(0);
+  if (boxes == nullptr || boxes->shape().size() != 2 || boxes->dim(1) != 4) return notModelled("expects n x 4 boxes");
+  double n = boxes->dim(0);
+  OpWork w;
+  w.bytesRead = inputBytes(c);
+  w.bytesWritten = n * 4;
+  w.vec(V::Binary, 4, n * n, 9);
+  w.auxTensorBytes = boxes->bytes();
   return modelled(std::move(w));
 }
 
@@ -200,6 +270,8 @@ std::vector<WorkEntry> indexWork() {
       {"MoeReRouting", &moeReRouting},
       {"MoeFinalizeRouting", &moeFinalizeRouting},
       {"TopK", &topK},
+      {"Dilation2D", &dilation2d},
+      {"NMS", &nms},
   };
 }
 

@@ -21,7 +21,8 @@ int normDim(double dim, size_t rank) {
   return d < 0 ? d + static_cast<int>(rank) : d;
 }
 
-// Softmax along `dim`: max, sub, exp, sum, mul by the reciprocal, in fp32.
+// Softmax along `dim`: max, sub, exp, sum, then the division by the row sum, in fp32. CANN Bench counts a
+// division by a per-row value as a reciprocal and a multiply per element (docs/perf-model.md §3).
 WorkResult softmax(const TaskCase& c) {
   const TensorArg* x = c.input(0);
   if (x == nullptr) return notModelled("input 0 is absent");
@@ -29,7 +30,7 @@ WorkResult softmax(const TaskCase& c) {
   double n = x->numel();
   w.bytesRead = x->bytes();
   w.bytesWritten = x->bytes();
-  for (V cls : {V::Reduce, V::Unary, V::Exp, V::Reduce, V::Unary}) w.vec(cls, 4, n);
+  for (V cls : {V::Reduce, V::Unary, V::Exp, V::Reduce, V::Unary, V::Binary}) w.vec(cls, 4, n);
   addCasts(w, x->dtype, 4, n, n);
   // Along the last dim an instruction covers a row; along another dim, the contiguous block after it.
   const auto& s = x->shape();
@@ -92,7 +93,9 @@ WorkResult foreachNorm(const TaskCase& c) {
   return modelled(std::move(w));
 }
 
-// Per-row symmetric int8 quantisation: abs, max, muls by 127/max, fp32 -> fp16 -> int8.
+// Per-row symmetric int8 quantisation as the golden writes it, in fp32: abs, row max, x / scale (a reciprocal
+// and a multiply, as CANN Bench counts a division by a per-row value), round, clamp to [-128, 127] (maxs,
+// mins), cast to int8.
 WorkResult dynamicQuant(const TaskCase& c) {
   const TensorArg* x = c.input(0);
   if (x == nullptr) return notModelled("input 0 is absent");
@@ -101,7 +104,7 @@ WorkResult dynamicQuant(const TaskCase& c) {
   double rows = n / x->dim(-1);
   w.bytesRead = inputBytes(c);
   w.bytesWritten = n * 1 + rows * 4;
-  for (V cls : {V::Unary, V::Reduce, V::Unary, V::Cast, V::Cast}) w.vec(cls, 4, n);
+  for (V cls : {V::Unary, V::Reduce, V::Unary, V::Binary, V::Cast, V::Unary, V::Unary, V::Cast}) w.vec(cls, 4, n);
   addCasts(w, x->dtype, 4, n, 0);
   w.vecChunkElements = x->dim(-1);
   w.auxTensorBytes = x->bytes();
@@ -143,6 +146,30 @@ WorkResult crossEntropy(const TaskCase& c) {
   return modelled(std::move(w));
 }
 
+// MoE gating as the golden writes it: softmax along the experts (the Softmax recipe, result in x's dtype), then
+// the top k of each row by streaming selection: per element a compare against the running k-th value and, in
+// the worst case, a binary insertion into the sorted k best (ceil(log2 k) compares). Outputs the k values,
+// their int32 expert indices and int32 row indices; the optional `finished` mask is read and applied per output.
+WorkResult moeGatingTopKSoftmax(const TaskCase& c) {
+  const TensorArg* x = c.input(0);
+  if (x == nullptr) return notModelled("input 0 is absent");
+  double experts = x->dim(-1);
+  double k = std::min(c.attrNumber("k", 1), experts);
+  if (experts <= 0 || k < 1) return notModelled("expects experts in the last dimension and k >= 1");
+  OpWork w;
+  double n = x->numel();
+  double out = n / experts * k;
+  w.bytesRead = inputBytes(c);
+  w.bytesWritten = out * (dtypeBytes(x->dtype) + 4 + 4);
+  for (V cls : {V::Reduce, V::Unary, V::Exp, V::Reduce, V::Unary, V::Binary}) w.vec(cls, 4, n);
+  addCasts(w, x->dtype, 4, n, n);
+  w.vec(V::Binary, 4, n, 1 + std::ceil(std::log2(k)));
+  if (c.input(1) != nullptr) w.vec(V::Binary, 4, out);
+  w.vecChunkElements = experts;
+  w.auxTensorBytes = x->bytes();
+  return modelled(std::move(w));
+}
+
 // Index of the maximum along `dim` (int64 result): compare and select value and index per element.
 WorkResult argMax(const TaskCase& c) {
   const TensorArg* x = c.input(0);
@@ -160,17 +187,24 @@ WorkResult argMax(const TaskCase& c) {
   return modelled(std::move(w));
 }
 
-// Running minimum and its index along `dim`: compare, select value, select index; outputs values + int64 indices.
+// Running minimum and its index along `dim`, as a parallel prefix scan: ceil(log2 L) passes over the tensor
+// for a row length L, each a min with a shifted copy (the index select rides along, as CANN Bench counts it).
+// 16-bit floats run in 16-bit lanes, bf16 at the 32-bit lane cost without casts. Outputs values plus int64
+// indices; CANN Bench's limit counts the values only (t_hw_us never exceeds the input bytes' MTE time where
+// the scan is short).
 WorkResult cummin(const TaskCase& c) {
   const TensorArg* x = c.input(0);
   if (x == nullptr) return notModelled("input 0 is absent");
+  const auto& s = x->shape();
+  int d = normDim(c.attrNumber("dim", -1), s.size());
+  if (d < 0 || d >= static_cast<int>(s.size())) return notModelled("dim out of range");
   OpWork w;
   double n = x->numel();
+  double passes = std::ceil(std::log2(std::max(2.0, static_cast<double>(s[static_cast<size_t>(d)]))));
   w.bytesRead = x->bytes();
   w.bytesWritten = x->bytes() + n * 8;
-  int lanes = computeLaneBytes(x->dtype, true);
-  for (V cls : {V::Binary, V::Binary, V::Binary}) w.vec(cls, lanes, n);
-  addCasts(w, x->dtype, lanes, n, n);
+  w.hapUncountedBytesWritten = n * 8;
+  w.vec(V::Binary, computeLaneBytes(x->dtype, true), n, passes);
   w.auxTensorBytes = x->bytes();
   return modelled(std::move(w));
 }
@@ -233,6 +267,7 @@ std::vector<WorkEntry> normalizationWork() {
       {"AddRmsNormDynamicQuant", &addRmsNormDynamicQuant},
       {"CrossEntropyLoss", &crossEntropy},
       {"ArgMax", &argMax},
+      {"MoeGatingTopKSoftmax", &moeGatingTopKSoftmax},
       {"Cummin", &cummin},
       {"MhcSinkhorn", &mhcSinkhorn},
       {"AdaptiveAvgPool3D", &adaptiveAvgPool3d},

@@ -55,13 +55,18 @@ TEST_F(DriverTest, TokensNeedOnlyTheLexer) {
 }
 
 TEST_F(DriverTest, LaterStagesAreRefusedClearly) {
-  for (const char* emit : {"ir", "ir-after=tiling", "ascendc", "project"}) {
+  for (const char* emit : {"ascendc", "project"}) {
     EXPECT_EQ(run(emit), 1) << emit;
     EXPECT_EQ(out_.str(), "");
     EXPECT_EQ(err_.str(), std::string("error: --emit=") + emit +
-                              " is not implemented yet; this version of the compiler stops after the front end "
-                              "(--emit=tokens or --emit=ast)\n");
+                              " is not implemented yet (available: tokens, ast, ir, ir-after=PASS)\n");
   }
+}
+
+TEST_F(DriverTest, IrStagesBelongToTheIrDriver) {
+  EXPECT_EQ(run("ir-after=tiling"), 2);
+  EXPECT_EQ(err_.str(), "error: --emit=ir-after=tiling is produced by the IR driver, not the front end "
+                        "(passes::runCompileIr)\n");
 }
 
 TEST_F(DriverTest, UsageErrors) {

@@ -146,6 +146,16 @@ TEST(Sema, ErrorsDoNotCascade) {
   EXPECT_EQ(f.messages(), "name 'nosuch' is not defined\n");
 }
 
+TEST(Sema, ForeignIdiomsGetTheDslSpelling) {
+  testing::Frontend f(rowKernel("            a = vmax(v, 0.0)\n            out = tl.exp(v)\n"));
+  ASSERT_EQ(f.diagnostics.errorCount(), 2u) << f.text();
+  std::vector<std::string> hints;
+  for (const auto& d : f.diagnostics.diagnostics()) {
+    if (d.severity == support::Severity::Error) hints.push_back(d.hint);
+  }
+  EXPECT_EQ(hints, (std::vector<std::string>{"use maximum(a, b)", "call the builtin directly: exp(...)"}));
+}
+
 TEST(Sema, UnknownBuiltinGetsADidYouMeanHint) {
   testing::Frontend f(rowKernel("            out = reduce_summ(v, axis=-1)\n"));
   ASSERT_EQ(f.diagnostics.errorCount(), 1u);

@@ -206,3 +206,17 @@ TEST_F(HazardTest, PipeBarrierAllOrdersEverything) {
 }
 
 }  // namespace
+
+namespace {
+
+TEST(LaunchTest, TheLaunchingCodeKeepsItsOwnCoreGlobals) {
+  SetKernelMode(KernelMode::MIX_MODE);
+  tcemu::runKernel("globals", 3, [&] {});
+  SetKernelMode(KernelMode::AIV_MODE);
+  EXPECT_EQ(block_idx, 0);
+  EXPECT_EQ(sub_block_idx, 0);
+  EXPECT_EQ(g_coreType, AscendC::AIV);
+  EXPECT_EQ(g_taskRation, 1);
+}
+
+}  // namespace

@@ -49,7 +49,7 @@ TEST_F(PublicCalibration, CoversAllOfLevelOneAndTwoAndTheMatmulLikeCasesOfLevelT
   }
   EXPECT_EQ(report_->summary.casesTotal, 450);
   EXPECT_EQ(report_->summary.casesCovered + report_->summary.casesSkipped, 450);
-  EXPECT_GE(report_->summary.casesCovered, 390);
+  EXPECT_GE(report_->summary.casesCovered, 420);
 }
 
 TEST_F(PublicCalibration, EagerModelMeetsItsTargets) {
@@ -60,13 +60,12 @@ TEST_F(PublicCalibration, EagerModelMeetsItsTargets) {
   EXPECT_GE(s.eagerWithin2x, 0.80);
 }
 
-TEST_F(PublicCalibration, LimitMatchesTHwOnMostCases) {
-  // Target 90 % within ±10 %; the model reaches 86 % (docs/perf-model.md says which operators miss and why).
-  // This floor guards against regressions until the vector recipes are revisited.
+TEST_F(PublicCalibration, LimitMeetsItsTarget) {
+  // Target: within ±10 % of t_hw_us on 90 % of the covered cases (docs/perf-model.md lists the misses).
   const CalibrationSummary& s = report_->summary;
-  EXPECT_GE(s.limitWithin10pct, 0.86);
+  EXPECT_GE(s.limitWithin10pct, 0.90);
   EXPECT_GT(s.limitGeomeanRatio, 0.95);
-  EXPECT_LT(s.limitGeomeanRatio, 1.10);
+  EXPECT_LT(s.limitGeomeanRatio, 1.05);
 }
 
 TEST_F(PublicCalibration, MemoryBoundOperatorsMatchEveryCase) {
@@ -74,6 +73,18 @@ TEST_F(PublicCalibration, MemoryBoundOperatorsMatchEveryCase) {
   const std::set<std::string> exact = {"Maximum", "MaskedScale", "ForeachAddcdivScalar", "RmsNorm", "Scatter",
                                        "Gather", "ArgMax", "ApplyAdamW", "ApplyRotaryPosEmb", "QuantMatmul",
                                        "GroupedMatmul", "Conv2D", "Conv3DBackpropFilter", "WeightQuantBatchMatmul"};
+  for (const CaseResult& r : report_->cases) {
+    if (!exact.count(r.task->op)) continue;
+    EXPECT_NEAR(r.limitRatio, 1.0, 0.10) << r.task->op << " case " << r.task->caseId;
+  }
+}
+
+TEST_F(PublicCalibration, VectorRecipesMatchEveryCaseOfTheirOperators) {
+  // Operators whose vector-bound cases follow CANN Bench's counts (docs/perf-model.md §3): every case.
+  const std::set<std::string> exact = {"Exp", "Sigmoid", "Gelu", "Mish", "SwiGlu", "Softmax", "GroupNorm",
+                                       "CrossEntropyLoss", "ForeachNorm", "Cummin", "Gcd", "GridSampler3D",
+                                       "MhcSinkhorn", "DequantSwigluQuant", "AddRmsNormDynamicQuant",
+                                       "DepthwiseConv2D", "Dilation2D", "MoeGatingTopKSoftmax", "NMS"};
   for (const CaseResult& r : report_->cases) {
     if (!exact.count(r.task->op)) continue;
     EXPECT_NEAR(r.limitRatio, 1.0, 0.10) << r.task->op << " case " << r.task->caseId;

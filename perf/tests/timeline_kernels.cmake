@@ -54,3 +54,19 @@ timeline_trace(tuning_tuned perf_kernel_add_tiles 48 16777216 16384 2)
 add_custom_target(perf_timeline_traces DEPENDS ${timeline_traces})
 add_dependencies(perf_tests perf_timeline_traces)
 target_compile_definitions(perf_tests PRIVATE TILECRAFT_TIMELINE_TRACES="${timeline_trace_dir}")
+
+# End to end: the real command on a recorded trace (the tilecraft target is defined later, in cli/).
+if(EXISTS ${CMAKE_SOURCE_DIR}/cli/CMakeLists.txt)
+  add_test(NAME perf_cli_simulate COMMAND tilecraft perf simulate ${timeline_trace_dir}/add_custom.jsonl --chrome-trace
+                                          ${timeline_trace_dir}/add_custom.chrome.json)
+  set_tests_properties(perf_cli_simulate PROPERTIES PASS_REGULAR_EXPRESSION
+    "^launch 1 add_custom on 910b2: [0-9.]+ us \\(device [0-9.]+ us \\+ launch 2.00 us\\), 8 cores\n.*  bottleneck: MTE2 .*timeline written to ")
+endif()
+
+# `tilecraft emu run --profile` prints the timeline profile under a passing run's result line.
+if(EXISTS ${CMAKE_SOURCE_DIR}/cli/CMakeLists.txt AND EXISTS ${CMAKE_SOURCE_DIR}/cli/tests/data/tiny_add.cpp)
+  add_test(NAME perf_cli_emu_run_profile COMMAND tilecraft emu run --profile tests/data/tiny_add.cpp
+           WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}/cli)
+  set_tests_properties(perf_cli_emu_run_profile PROPERTIES PASS_REGULAR_EXPRESSION
+    "PASS tests/data/tiny_add.cpp: [^\n]*\n    launch 1 [a-z_]+ on 910b2: [0-9.]+ us \\(device [0-9.]+ us \\+ launch 2.00 us\\), 2 cores\n      per core: ")
+endif()

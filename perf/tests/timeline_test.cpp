@@ -277,6 +277,8 @@ TEST(Timeline, ProfileReportsTimesPipesAndBottleneck) {
   EXPECT_DOUBLE_EQ(jl.at("pipes").at("MTE2").at("busy_us").get<double>(),
                    l.cores[1].busy[static_cast<size_t>(TracePipe::MTE2)] / arch().clockHz * 1e6);
   EXPECT_EQ(jl.at("pipes").size(), static_cast<size_t>(kTracePipes));
+  ASSERT_EQ(jl.at("core_times_us").size(), 2u);
+  EXPECT_DOUBLE_EQ(jl.at("core_times_us").at(0).get<double>(), l.cores[0].cycles / arch().clockHz * 1e6);
 }
 
 TEST(Timeline, ChromeTraceIsJsonWithACompleteEventPerInstruction) {

@@ -128,16 +128,33 @@ class Core {
 
   // --- memory access checks --------------------------------------------------------------------------------------
 
+  // How strictly a read demands written data. Computation must not read a byte nothing wrote. Data movement
+  // (DataCopy out, Brcb) moves whole 32-byte blocks, and a block written only in part is the normal tail of a
+  // result, so there only a block that nothing wrote at all is an error.
+  enum class Unwritten { Byte, Block };
+
   // Checks and records that instruction `idx` reads [off, off+len) bytes of tensor `t` (offset relative to t).
-  void read(uint32_t idx, const TensorRef& t, uint64_t off, uint64_t len, const char* what, const SrcLoc& loc) {
+  void read(uint32_t idx, const TensorRef& t, uint64_t off, uint64_t len, const char* what, const SrcLoc& loc,
+            Unwritten rule = Unwritten::Byte) {
     if (len == 0) return;
     uint32_t start = checkRange(t, off, len, what, loc);
     Arena& a = arena(t.mem);
-    if (const void* hole = std::memchr(a.written.data() + start, 0, len)) {
-      uint32_t at = static_cast<uint32_t>(static_cast<const uint8_t*>(hole) - a.written.data());
-      fail(loc, "%s reads %s bytes [%u, %u) that nothing wrote: byte %u (%u into the operand) was never written; "
-           "hint: copy data in or Duplicate a value before reading", what, memName(t.mem), start,
-           static_cast<uint32_t>(start + len), at, at - start);
+    if (rule == Unwritten::Byte) {
+      if (const void* hole = std::memchr(a.written.data() + start, 0, len)) {
+        uint32_t at = static_cast<uint32_t>(static_cast<const uint8_t*>(hole) - a.written.data());
+        fail(loc, "%s reads %s bytes [%u, %u) that nothing wrote: byte %u (%u into the operand) was never written; "
+             "hint: copy data in or Duplicate a value before reading", what, memName(t.mem), start,
+             static_cast<uint32_t>(start + len), at, at - start);
+      }
+    } else {
+      for (uint64_t b = start; b < start + len; b = (b / kBlock + 1) * kBlock) {
+        uint64_t e = std::min<uint64_t>((b / kBlock + 1) * kBlock, start + len);
+        if (!std::memchr(a.written.data() + b, 1, e - b)) {
+          fail(loc, "%s reads %s bytes [%u, %u) and nothing wrote any of the 32-byte block at byte %llu; hint: copy "
+               "data in or Duplicate a value before reading", what, memName(t.mem), start,
+               static_cast<uint32_t>(start + len), static_cast<unsigned long long>(b / kBlock * kBlock));
+        }
+      }
     }
     touch(idx, a, start, len, false, what, loc);
   }

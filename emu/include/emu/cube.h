@@ -121,6 +121,38 @@ inline void loadData2d(const AscendC::LocalTensor<T>& dst, const AscendC::LocalT
   }
 }
 
+// GM -> L0A / L0B / L1 (load_gm_to_ca/cb/cbuf, MTE2): the same fractal walk as from L1, for data already in
+// fractal order in GM. The device ignores ifTranspose on this path, and so does the emulator.
+template <typename T>
+inline void loadData2dFromGm(const AscendC::LocalTensor<T>& dst, const AscendC::GlobalTensor<T>& src,
+                             const AscendC::LoadData2DParams& p, const SrcLoc& loc) {
+  if (!onCubeCore()) return;
+  checkDtype<T, uint8_t, int8_t, uint16_t, int16_t, half, bfloat16_t, uint32_t, int32_t, float>("LoadData", loc);
+  Mem m = dst.ref_.mem;
+  if (m != Mem::L0A && m != Mem::L0B && m != Mem::L1) {
+    fail(loc, "LoadData from GM to %s (%s); LoadData with LoadData2DParams from GM writes L0A (A2), L0B (B2) or L1 "
+         "(A1/B1)", memName(m), positionName(dst.ref_.pos));
+  }
+  if (m == Mem::L1 && p.addrMode != 0) {
+    fail(loc, "LoadData from GM to L1 with addrMode %u (decreasing addresses) is not emulated; hint: use addrMode 0",
+         static_cast<unsigned>(p.addrMode));
+  }
+  Core& core = cur();
+  core.checkAlign(dst.ref_, m == Mem::L1 ? kBlock : 512, "LoadData dst", loc);
+  uint32_t ins = core.begin(Pipe::MTE2, OpClass::DmaIn, "LoadData", loc);
+  const uint8_t* gm = reinterpret_cast<const uint8_t*>(src.addr_);
+  dmaInfo(core, ins, sizeof(T), p.repeatTimes, 512, gm, Space::GM, spaceOf(m));
+  uint8_t* base = core.ptr(m, dst.ref_.offset);
+  for (uint64_t i = 0; i < p.repeatTimes; ++i) {
+    const uint8_t* s = gm + (p.startIndex + i * p.srcStride) * 512;
+    uint64_t d = i * (1 + uint64_t{p.dstGap}) * 512;
+    checkGm(s, 512, "LoadData src", loc);
+    core.readGm(ins, s, 512, "LoadData src", loc);
+    core.write(ins, dst.ref_, d, 512, "LoadData dst", loc);
+    std::memcpy(base + d, s, 512);
+  }
+}
+
 // The (dst, fm, filter) dtype triples Mmad accepts on 910B.
 template <typename D, typename A, typename B>
 constexpr bool mmadTypesOk() {
@@ -314,6 +346,12 @@ template <typename T>
 inline void LoadData(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
                      const LoadData2DParams& loadDataParams, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   tcemu::loadData2d(dstLocal, srcLocal, loadDataParams, loc);
+}
+
+template <typename T>
+inline void LoadData(const LocalTensor<T>& dstLocal, const GlobalTensor<T>& srcGlobal,
+                     const LoadData2DParams& loadDataParams, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
+  tcemu::loadData2dFromGm(dstLocal, srcGlobal, loadDataParams, loc);
 }
 
 template <typename DstT, typename Src0T, typename Src1T>

@@ -157,7 +157,7 @@ inline void copyLocalToGm(const AscendC::GlobalTensor<T>& dst, const AscendC::Lo
   for (uint64_t i = 0; i < p.blockCount; ++i) {
     uint64_t s = i * (p.blockLen + p.srcStride) * kBlock;
     uint8_t* d = gm + i * (p.blockLen + p.dstStride) * kBlock;
-    core.read(ins, src.ref_, s, len, "DataCopy src", loc);
+    core.read(ins, src.ref_, s, len, "DataCopy src", loc, Core::Unwritten::Block);
     checkGm(d, len, "DataCopy dst", loc);
     core.writeGm(ins, d, len, "DataCopy dst", loc);
     storeGm(core, d, core.ptr(m, src.ref_.offset) + s, len);
@@ -175,10 +175,14 @@ inline void copyLocalBursts(Core& core, uint32_t ins, const AscendC::LocalTensor
   for (uint64_t i = 0; i < p.blockCount; ++i) {
     uint64_t s = i * (len + uint64_t{p.srcStride} * srcUnit);
     uint64_t d = i * (len + uint64_t{p.dstStride} * dstUnit);
-    core.read(ins, src.ref_, s, len, "DataCopy src", loc);
+    core.read(ins, src.ref_, s, len, "DataCopy src", loc, Core::Unwritten::Block);
     std::memcpy(tmp.data(), core.ptr(src.ref_.mem, src.ref_.offset) + s, len);
+    std::vector<uint8_t> written(core.arena(src.ref_.mem).written.begin() + src.ref_.offset + s,
+                                 core.arena(src.ref_.mem).written.begin() + src.ref_.offset + s + len);
     core.write(ins, dst.ref_, d, len, "DataCopy dst", loc);
     std::memcpy(core.ptr(dst.ref_.mem, dst.ref_.offset) + d, tmp.data(), len);
+    // A copy carries the junk of a partly written block along: its bytes stay "never written" at the destination.
+    std::memcpy(core.arena(dst.ref_.mem).written.data() + dst.ref_.offset + d, written.data(), len);
   }
 }
 
@@ -297,7 +301,7 @@ inline void padUbToGm(const AscendC::GlobalTensor<T>& dst, const AscendC::LocalT
   for (uint64_t i = 0; i < blockCount; ++i) {
     uint64_t s = i * (ubBlock + uint64_t{srcGap} * kBlock);
     uint8_t* d = gm + i * (uint64_t{blockLen} + dstGap);
-    core.read(ins, src.ref_, s, blockLen, "DataCopyPad src", loc);
+    core.read(ins, src.ref_, s, blockLen, "DataCopyPad src", loc, Core::Unwritten::Block);
     checkGm(d, blockLen, "DataCopyPad dst", loc);
     core.writeGm(ins, d, blockLen, "DataCopyPad dst", loc);
     storeGm(core, d, core.ptr(Mem::UB, src.ref_.offset) + s, blockLen);
@@ -491,6 +495,45 @@ inline void SetAtomicNone() {
   core.atomicAdd_ = false;
 }
 
+// Copies to GM that combine with what is there (dav-c220): the call clears any atomic mode, sets the one of
+// reduceType for its own copy and clears it again, so no atomic mode survives the call.
+enum class ReduceType : uint8_t { NO_REDUCE, REDUCE_ADD, REDUCE_MIN, REDUCE_MAX };
+
+template <typename T, ReduceType reduceType>
+inline void setReduceAtomic(const char* api, const tcemu::SrcLoc& loc) {
+  SetAtomicNone();
+  if constexpr (reduceType == ReduceType::REDUCE_ADD) tcemu::setAtomic<T>(1, api, loc);
+  if constexpr (reduceType == ReduceType::REDUCE_MAX) tcemu::setAtomic<T>(2, api, loc);
+  if constexpr (reduceType == ReduceType::REDUCE_MIN) tcemu::setAtomic<T>(3, api, loc);
+}
+
+template <typename T, ReduceType reduceType = ReduceType::NO_REDUCE>
+inline void DataCopyWithReduce(const GlobalTensor<T>& dstGlobal, const LocalTensor<T>& srcLocal,
+                               const DataCopyParams& repeatParams, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
+  setReduceAtomic<T, reduceType>("DataCopyWithReduce", loc);
+  tcemu::copyLocalToGm(dstGlobal, srcLocal, repeatParams, loc);
+  SetAtomicNone();
+}
+
+template <typename T, ReduceType reduceType = ReduceType::NO_REDUCE>
+inline void DataCopyWithReduce(const GlobalTensor<T>& dstGlobal, const LocalTensor<T>& srcLocal,
+                               const uint32_t calCount, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
+  tcemu::checkCount<T>(calCount, loc);
+  DataCopyParams p;
+  p.blockLen = static_cast<uint16_t>(uint64_t{calCount} * sizeof(T) / tcemu::kBlock);
+  DataCopyWithReduce<T, reduceType>(dstGlobal, srcLocal, p, loc);
+}
+
+template <typename T, ReduceType reduceType = ReduceType::NO_REDUCE>
+inline void DataCopyPadWithReduce(const GlobalTensor<T>& dstGlobal, const LocalTensor<T>& srcLocal,
+                                  const DataCopyExtParams& dataCopyExtParams,
+                                  tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
+  setReduceAtomic<T, reduceType>("DataCopyPadWithReduce", loc);
+  tcemu::padUbToGm(dstGlobal, srcLocal, dataCopyExtParams.blockCount, dataCopyExtParams.blockLen,
+                   dataCopyExtParams.srcStride, dataCopyExtParams.dstStride, loc);
+  SetAtomicNone();
+}
+
 }  // namespace AscendC
 
 
@@ -498,3 +541,5 @@ inline void SetAtomicNone() {
 #if __has_include("emu/vec_engine.h")
 #include "emu/datacopy_vcopy.h"
 #endif
+
+#include "emu/datacopy_gm.h"

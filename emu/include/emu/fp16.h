@@ -48,7 +48,7 @@ inline uint16_t floatToHalfBits(float f) {
   return static_cast<uint16_t>(sign | h);
 }
 
-inline float halfBitsToFloat(uint16_t h) {
+inline float halfBitsToFloatSlow(uint16_t h) {
   uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16;
   uint32_t e = (h >> 10) & 0x1fu;
   uint32_t m = h & 0x3ffu;
@@ -60,6 +60,17 @@ inline float halfBitsToFloat(uint16_t h) {
   if (e == 31) return bitsFloat(sign | 0x7f800000u | (m << 13));
   return bitsFloat(sign | ((e + 112) << 23) | (m << 13));
 }
+
+// Every vector op on half converts each operand to float: a 256 KiB table makes that one load.
+struct HalfTable {
+  float values[65536];
+  HalfTable() {
+    for (uint32_t h = 0; h < 65536; ++h) values[h] = halfBitsToFloatSlow(static_cast<uint16_t>(h));
+  }
+};
+inline const HalfTable kHalfTable;
+
+inline float halfBitsToFloat(uint16_t h) { return kHalfTable.values[h]; }
 
 // double -> float rounding to odd, then float -> half to nearest even, is a correctly rounded double -> half.
 inline float doubleToFloatRoundOdd(double d) {

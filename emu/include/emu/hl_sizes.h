@@ -20,6 +20,15 @@ inline uint32_t elementwiseMaxTmp(uint64_t count, uint32_t typeSize) {
   return static_cast<uint32_t>(elementwiseLiveNodes(typeSize) * perNode);
 }
 
+// Gated activations (SwiGLU, GeGLU, ReGlu): half stages three float copies (both inputs and the result) of one
+// 256-byte repeat; float works in dst and needs no temporary space, except ReGlu (one float repeat).
+inline uint32_t gluMinTmp(uint32_t typeSize, bool floatNeedsTmp) {
+  return typeSize == 2 ? 3u * 256u : (floatNeedsTmp ? 256u : 0u);
+}
+// Math APIs (Sin, Cos, Erf, Log2, Floor, Round, Trunc, Sign, Power): as the elementwise activations; ClampMax/
+// ClampMin keep one compare bit mask of a repeat (256 bytes).
+inline uint32_t clampMinTmp() { return 256u; }
+
 // Row-wise APIs: a float row (k rounded to 8 floats = 32 bytes), a second one for half (the cast copy), plus one
 // 32-byte block per reduction result kept live (SoftMax: max and sum; norms: mean and variance).
 inline uint32_t rowTmpBytes(uint32_t k, uint32_t typeSize) {

@@ -314,15 +314,22 @@ inline void runKernel(const char* name, int64_t blockDim, const std::function<vo
   }
   std::fflush(stdout);
   Launch launch(name, coresFor(g_kernelMode, blockDim));
+  // CANN runs cores in forked children, so the launching code never sees a core's globals: restore them after.
+  struct SavedGlobals {
+    int64_t idx = block_idx, num = block_num;
+    int32_t type = g_coreType, ration = g_taskRation, sub = sub_block_idx;
+    ~SavedGlobals() {
+      block_idx = idx;
+      block_num = num;
+      g_coreType = type;
+      g_taskRation = ration;
+      sub_block_idx = sub;
+      currentLaunch() = nullptr;
+    }
+  } saved;
   block_num = blockDim;
   currentLaunch() = &launch;
-  try {
-    launch.run(body);
-  } catch (...) {
-    currentLaunch() = nullptr;
-    throw;
-  }
-  currentLaunch() = nullptr;
+  launch.run(body);
   writeReport(launch, g_kernelMode, blockDim);
 }
 
@@ -467,3 +474,17 @@ inline void SetSysWorkspace(GM_ADDR workspace) { sysWorkspaceSlot() = workspace;
 #define GET_TILING_DATA_MEMBER(Struct, member, var, tiling)                                            \
   decltype(Struct::member) var;                                                                        \
   std::memcpy(&var, reinterpret_cast<const uint8_t*>(tiling) + offsetof(Struct, member), sizeof(var))
+
+namespace AscendC {
+
+// The user part of the kernel's workspace argument. CANN's CPU mode returns the argument itself (the device build
+// skips the system workspace in front of it); both reject a null workspace.
+inline GM_ADDR GetUserWorkspace(GM_ADDR workspace, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
+  if (workspace == nullptr) {
+    tcemu::fail(loc, "GetUserWorkspace(nullptr): the kernel's workspace argument is null; hint: pass a GM buffer "
+                "from GmAlloc as the workspace argument of ICPU_RUN_KF");
+  }
+  return workspace;
+}
+
+}  // namespace AscendC

@@ -13,3 +13,4 @@
 #if __has_include("emu/highlevel.h")
 #include "emu/highlevel.h"
 #endif
+#include "emu/misc.h"

@@ -43,7 +43,8 @@ __aicore__ inline void Brcb(const LocalTensor<T>& dstLocal, const LocalTensor<T>
   // Every lane of every repeat: a count of whole repeats leaves the mask register as ResetMask set it.
   constexpr uint32_t lanes = tcemu::vec::kRepeatBytes / sizeof(T);
   tcemu::vec::VecInstr vi("Brcb", sizeof(T), tcemu::vec::Mask::count(uint64_t{repeatTimes} * lanes), 0, loc);
-  core.read(vi.index(), src0Local.ref_, 0, uint64_t{repeatTimes} * 8 * sizeof(T), "Brcb src", loc);
+  core.read(vi.index(), src0Local.ref_, 0, uint64_t{repeatTimes} * 8 * sizeof(T), "Brcb src", loc,
+            tcemu::Core::Unwritten::Block);
   tcemu::vec::Operand d =
       vi.operand(dstLocal, {repeatParams.dstBlkStride, repeatParams.dstRepStride}, "Brcb dst");
   vi.write(d);

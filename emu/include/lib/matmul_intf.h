@@ -45,3 +45,6 @@ inline bool registerObjs(const SrcLoc& loc, AscendC::TPipe* pipe, GM_ADDR worksp
 #endif
 #define REGIST_MATMUL_OBJ REGIST_CUBE_OBJ
 #define REGIST_MATMUL_OBJ_STATIC REGIST_CUBE_OBJ
+
+// CANN's matmul headers alias the namespace (lib/matmul/matmul.h), and kernels write `using namespace matmul;`.
+namespace matmul = AscendC;

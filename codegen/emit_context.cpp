@@ -1,0 +1,274 @@
+#include "codegen/emit_context.h"
+
+#include <fmt/format.h>
+
+#include <cctype>
+#include <set>
+
+#include "ir/check.h"
+
+namespace tilecraft::codegen::detail {
+
+using ir::Extent;
+using ir::NodeKind;
+using ir::Op;
+
+namespace {
+
+// "gelu_f16" -> "GeluF16"
+std::string camel(const std::string& name) {
+  std::string out;
+  bool upper = true;
+  for (char ch : name) {
+    if (ch == '_' || ch == '.') {
+      upper = true;
+      continue;
+    }
+    out += upper ? static_cast<char>(std::toupper(static_cast<unsigned char>(ch))) : ch;
+    upper = false;
+  }
+  return out;
+}
+
+// A buffer's IR name as a C++ identifier: "%0" -> "tmp0", "0.work" -> "tmp0Work", "acc.out" -> "accOut".
+std::string identifier(const std::string& name) {
+  std::string base = name;
+  if (base.empty() || std::isdigit(static_cast<unsigned char>(base[0]))) base = "tmp" + base;
+  std::string out;
+  bool upper = false;
+  for (char ch : base) {
+    if (!std::isalnum(static_cast<unsigned char>(ch))) {
+      upper = true;
+      continue;
+    }
+    out += upper ? static_cast<char>(std::toupper(static_cast<unsigned char>(ch))) : ch;
+    upper = false;
+  }
+  return out;
+}
+
+const char* binaryOp(Op op) {
+  switch (op) {
+    case Op::Add: return "+";
+    case Op::Sub: return "-";
+    case Op::Mul: return "*";
+    case Op::Div: return "/";
+    case Op::FloorDiv: return "/";  // host and device integers here are never negative
+    case Op::Mod: return "%";
+    case Op::Eq: return "==";
+    case Op::Ne: return "!=";
+    case Op::Lt: return "<";
+    case Op::Le: return "<=";
+    case Op::Gt: return ">";
+    case Op::Ge: return ">=";
+    case Op::And: return "&&";
+    case Op::Or: return "||";
+    default: return nullptr;
+  }
+}
+
+}  // namespace
+
+EmitContext::EmitContext(const ir::Kernel& kernel, const EmitOptions& opts, support::DiagnosticEngine& diagnostics)
+    : k(kernel), options(opts), diagnostics_(diagnostics) {
+  className = "Kernel" + camel(k.name);
+  tilingName = camel(k.name) + "TilingData";
+  entryName = k.name;
+  std::set<std::string> used;
+  for (size_t i = 0; i < k.buffers.size(); ++i) {
+    std::string name = identifier(k.buffers[i].name);
+    if (!used.insert(name).second) name += std::to_string(i);  // two DSL scopes may reuse a name
+    used.insert(name);
+    bufNames_.push_back(name);
+  }
+  memberBuf_.assign(k.buffers.size(), false);
+  std::set<std::string> loops;
+  for (size_t i = 0; i < k.loops.size(); ++i) {
+    std::string name = identifier(k.loops[i].name);
+    if (!loops.insert(name).second) name += std::to_string(i);
+    loops.insert(name);
+    loopNames_.push_back(name);
+  }
+}
+
+std::string EmitContext::tensor(ir::BufferId id) const {
+  return bufNames_[id] + (memberBuf_[id] ? "Local_" : "Local");
+}
+
+std::string EmitContext::loopMember(uint32_t loop, const char* field) const {
+  return loopNames_[loop] + field + "_";
+}
+
+std::string EmitContext::splitMember(uint32_t split, const char* field) const {
+  return identifier(k.splits[split].name) + field + "_";
+}
+
+std::string EmitContext::deviceVar(uint32_t var) const { return identifier(k.vars[var].name) + "_"; }
+
+std::string EmitContext::cppType(ir::DType dtype) {
+  switch (dtype) {
+    case ir::DType::F16: return "half";
+    case ir::DType::BF16: return "bfloat16_t";
+    case ir::DType::F32: return "float";
+    case ir::DType::I8: return "int8_t";
+    case ir::DType::U8: return "uint8_t";
+    case ir::DType::I16: return "int16_t";
+    case ir::DType::I32: return "int32_t";
+    case ir::DType::I64: return "int64_t";
+    case ir::DType::Bool: return "uint8_t";
+  }
+  return "float";
+}
+
+std::string EmitContext::floatLiteral(double value) {
+  std::string s = fmt::format("{}", static_cast<float>(value));
+  if (s == "inf") return "3.402823466e+38f";
+  if (s == "-inf") return "-3.402823466e+38f";
+  if (s.find_first_of(".en") == std::string::npos) s += ".0";
+  return s + "f";
+}
+
+std::string EmitContext::scalar(ir::NodeId id, Where where) const {
+  const ir::Node& n = k.node(id);
+  switch (n.kind) {
+    case NodeKind::IntConst: return std::to_string(n.intValue);
+    case NodeKind::FloatConst: return floatLiteral(n.floatValue);
+    case NodeKind::VarRef: {
+      const ir::Var& v = k.vars[n.ref];
+      if (!v.inTiling()) return deviceVar(n.ref);
+      return (where == Where::Host ? "t." : "tiling_.") + v.name;
+    }
+    case NodeKind::LoopField:
+      TILECRAFT_CHECK(where == Where::Device, "a loop field in host code");
+      switch (n.op) {
+        case Op::Start: return loopMember(n.ref, "Start");
+        case Op::Len: return loopMember(n.ref, "Len");
+        case Op::Index: return loopMember(n.ref, "Idx");
+        default: return std::to_string(n.size);
+      }
+    case NodeKind::SplitField:
+      TILECRAFT_CHECK(where == Where::Device, "a split field in host code");
+      return splitMember(n.ref, n.op == Op::Start ? "Start" : "Len");
+    case NodeKind::BlockIdx: return "static_cast<int64_t>(GetBlockIdx())";
+    case NodeKind::ScalarUnary: {
+      std::string x = scalar(n.args[0], where);
+      return n.op == Op::Neg ? "(-" + x + ")" : "(!" + x + ")";
+    }
+    case NodeKind::ScalarBinary: {
+      std::string a = scalar(n.args[0], where), b = scalar(n.args[1], where);
+      switch (n.op) {
+        case Op::Cdiv: return fmt::format("TcCdiv({}, {})", a, b);
+        case Op::Min: return fmt::format("TcMin({}, {})", a, b);
+        case Op::Max: return fmt::format("TcMax({}, {})", a, b);
+        case Op::Pow:
+          // Float powers are host tiling arithmetic (bias corrections); the launcher's host code has <cmath>.
+          if (n.dtype == ir::DType::F32 && where == Where::Host) {
+            return fmt::format("static_cast<float>(std::pow(static_cast<double>({}), static_cast<double>({})))", a, b);
+          }
+          return fmt::format("TcPow({}, {})", a, b);
+        case Op::Div:
+          if (n.dtype == ir::DType::F32) return fmt::format("(static_cast<float>({}) / {})", a, b);
+          break;
+        default: break;
+      }
+      const char* op = binaryOp(n.op);
+      TILECRAFT_CHECK(op != nullptr, fmt::format("scalar operator {} has no C++ spelling", ir::opName(n.op)));
+      return fmt::format("({} {} {})", a, op, b);
+    }
+    default: TILECRAFT_CHECK(false, fmt::format("node {} is not a scalar", ir::nodeKindName(n.kind)));
+  }
+}
+
+std::string EmitContext::scalarAs(ir::NodeId id, ir::DType dtype) const {
+  const ir::Node& n = k.node(id);
+  if (n.kind == NodeKind::FloatConst && dtype == ir::DType::F32) return floatLiteral(n.floatValue);
+  if (n.kind == NodeKind::FloatConst) return fmt::format("static_cast<{}>({})", cppType(dtype), floatLiteral(n.floatValue));
+  return fmt::format("static_cast<{}>({})", cppType(dtype), scalar(id, Where::Device));
+}
+
+std::string EmitContext::extent(const Extent& e, Where where) const {
+  switch (e.kind) {
+    case Extent::Kind::Const: return std::to_string(e.value);
+    case Extent::Kind::Dim: return (where == Where::Host ? "t." : "tiling_.") + k.vars[e.ref].name;
+    case Extent::Kind::Tile: return loopMember(e.ref, "Len");
+  }
+  return "0";
+}
+
+int64_t EmitContext::blockElems(ir::DType dtype) {
+  int bits = dsl::dtypeBits(dtype);
+  return bits >= 8 ? 256 / bits : 32;
+}
+
+std::string EmitContext::pitch(ir::BufferId id) const {
+  const ir::Buffer& b = k.buffer(id);
+  const Extent& e = b.shape.back();
+  int64_t be = blockElems(b.dtype);
+  if (e.kind == Extent::Kind::Dim) return fmt::format("TcAlignUp({}, {})", extent(e), be);
+  return std::to_string(ir::alignUp(e.value, be));
+}
+
+std::string EmitContext::rows(ir::BufferId id) const {
+  const ir::Buffer& b = k.buffer(id);
+  std::string out;
+  for (size_t i = 0; i + 1 < b.shape.size(); ++i) {
+    if (b.shape[i].kind == Extent::Kind::Const && b.shape[i].value == 1) continue;
+    out += (out.empty() ? "" : " * ") + extent(b.shape[i]);
+  }
+  return out.empty() ? "1" : out;
+}
+
+std::string EmitContext::inner(ir::BufferId id) const { return extent(k.buffer(id).shape.back()); }
+
+bool EmitContext::oneRow(ir::BufferId id) const { return rows(id) == "1"; }
+
+bool EmitContext::dense(ir::BufferId id) const {
+  const ir::Buffer& b = k.buffer(id);
+  if (oneRow(id)) return true;
+  const Extent& e = b.shape.back();
+  return e.kind == Extent::Kind::Const && e.value % blockElems(b.dtype) == 0;
+}
+
+std::string EmitContext::lineComment(uint32_t line) const {
+  if (line == 0) return "";
+  std::string text;
+  if (line <= options.sourceLines.size()) {
+    text = options.sourceLines[line - 1];
+    size_t first = text.find_first_not_of(' ');
+    text = first == std::string::npos ? "" : text.substr(first);
+    while (!text.empty() && (text.back() == ' ' || text.back() == '\r')) text.pop_back();
+  }
+  return fmt::format("// {}:{}: {}", options.sourceName, line, text);
+}
+
+void EmitContext::comment(CodePrinter& p, uint32_t line) {
+  if (line == 0 || line == lastLine_) return;
+  lastLine_ = line;
+  p.line(lineComment(line));
+}
+
+void EmitContext::unsupported(const ir::Node& node, const std::string& what) {
+  failed_ = true;
+  support::Span span = node.span.valid() ? node.span : k.span;
+  diagnostics_.error(span, fmt::format("the AscendC emitter does not support {} yet", what))
+      .hint("compile with --emit=ir to inspect the kernel; see docs/compiler.md \"AscendC emitter\" for what is "
+            "supported");
+}
+
+int64_t blockDim(const ir::Kernel& k) {
+  for (const ir::SplitInfo& s : k.splits) {
+    if (s.cores > 0) return s.cores;
+  }
+  return 1;
+}
+
+const char* kernelMode(const ir::Kernel& k) {
+  switch (k.coreKind) {
+    case ir::CoreKind::Vector: return "AIV_MODE";
+    case ir::CoreKind::Cube: return "AIC_MODE";
+    case ir::CoreKind::Mixed: return "MIX_MODE";
+  }
+  return "AIV_MODE";
+}
+
+}  // namespace tilecraft::codegen::detail

@@ -1,0 +1,221 @@
+// GM <-> UB copies. A GM view is an element offset plus rows x cols at a GM row stride; UB rows sit at the
+// buffer's 32-byte pitch. Copies the tiling pass marked partial or unaligned go through DataCopyPad (bytes, pads
+// each row to 32 bytes in UB); the rest use DataCopy in count form or with DataCopyParams (32-byte units).
+#include <fmt/format.h>
+
+#include "codegen/emit_context.h"
+
+namespace tilecraft::codegen::detail {
+
+namespace {
+
+struct GmView {
+  std::string offset = "0";
+  std::string rows = "1";
+  std::string cols = "1";
+  std::string rowStride = "0";
+  std::string planes = "1";        // a 3-D view: planes of rows x cols, one copy each
+  std::string planeStride = "0";   // GM elements between planes
+  bool ok = true;
+  std::string problem;
+};
+
+std::string product(const std::string& a, const std::string& b) {
+  if (a == "1") return b;
+  if (b == "1") return a;
+  return a + " * " + b;
+}
+
+// "(a - b)", or "0" when both sides are the same expression (a row as long as the tensor's, a full-width tile).
+std::string minus(const std::string& a, const std::string& b) { return a == b ? "0" : fmt::format("({} - {})", a, b); }
+
+GmView gmView(const EmitContext& c, const ir::Node& n) {
+  const ir::Param& prm = c.k.params[n.ref];
+  size_t rank = prm.shape.size();
+  std::vector<std::string> strides(rank, "1");
+  for (size_t j = rank - 1; j-- > 0;) strides[j] = product(strides[j + 1], c.extent(prm.shape[j + 1]));
+  GmView v;
+  std::vector<std::pair<std::string, std::string>> dims;  // (extent, GM stride) of the view, outer to inner
+  size_t innerDim = rank;
+  std::string offset;
+  for (size_t j = 0; j < n.access.size() && j < rank; ++j) {
+    const ir::GmIndex& g = n.access[j];
+    std::string index, ext;
+    bool kept = true;
+    switch (g.kind) {
+      case ir::GmIndex::Kind::Full: ext = c.extent(prm.shape[j]); break;
+      case ir::GmIndex::Kind::Tile:
+        index = c.loopMember(g.loop, "Start");
+        ext = c.loopMember(g.loop, "Len");
+        break;
+      case ir::GmIndex::Kind::Point:
+        index = c.scalar(g.lo, Where::Device);
+        kept = false;
+        break;
+      case ir::GmIndex::Kind::Slice:
+        index = c.scalar(g.lo, Where::Device);
+        ext = c.extent(g.width);
+        break;
+      case ir::GmIndex::Kind::Gather:
+        v.ok = false;
+        v.problem = "gather loads";
+        return v;
+    }
+    if (!index.empty() && index != "0") offset += (offset.empty() ? "" : " + ") + product(index, strides[j]);
+    if (kept) {
+      innerDim = j;
+      dims.push_back({ext, strides[j]});
+    }
+  }
+  for (size_t j = n.access.size(); j < rank; ++j) {  // omitted trailing indices are `:`
+    innerDim = j;
+    dims.push_back({c.extent(prm.shape[j]), strides[j]});
+  }
+  // Outer extent-1 dimensions move nothing; the innermost stays, as it is the UB buffer's row.
+  for (size_t j = dims.size(); j-- > 1;) {
+    if (dims[j - 1].first == "1") dims.erase(dims.begin() + static_cast<std::ptrdiff_t>(j - 1));
+  }
+  v.offset = offset.empty() ? "0" : offset;
+  if (innerDim != rank - 1 && !dims.empty()) {
+    v.ok = false;
+    v.problem = "a copy whose innermost index is not the tensor's last dimension (strided columns)";
+    return v;
+  }
+  if (dims.size() > 3) {
+    v.ok = false;
+    v.problem = "copies of views with more than three dimensions";
+    return v;
+  }
+  if (dims.size() == 3) {
+    v.planes = dims[0].first;
+    v.planeStride = dims[0].second;
+    dims.erase(dims.begin());
+  }
+  if (dims.empty()) return v;
+  v.cols = dims.back().first;
+  if (dims.size() == 2) {
+    v.rows = dims[0].first;
+    v.rowStride = dims[0].second;
+  }
+  return v;
+}
+
+}  // namespace
+
+namespace {
+
+// load(table[idx, :]): one DataCopyPad per index, each a whole row of the table. The scalar unit reads the indices
+// once MTE2 has written them (MTE2_S).
+void gatherLoad(EmitContext& c, CodePrinter& p, const ir::Node& n) {
+  const ir::Param& prm = c.k.params[n.ref];
+  if (prm.shape.size() != 2 || n.access.size() < 1 || n.access[0].kind != ir::GmIndex::Kind::Gather ||
+      (n.access.size() > 1 && n.access[1].kind != ir::GmIndex::Kind::Full)) {
+    return c.unsupported(n, "gather loads other than whole rows of a 2-D table (table[idx, :])");
+  }
+  ir::BufferId dst = n.dst, index = n.srcs.at(0);
+  const ir::Buffer& b = c.k.buffer(dst);
+  std::string type = EmitContext::cppType(b.dtype);
+  int64_t be = EmitContext::blockElems(b.dtype);
+  std::string cols = c.extent(prm.shape[1]), name = c.bufferName(dst);
+  std::string aligned = fmt::format("TcAlignUp({}, {})", cols, be);
+  p.line("SetFlag<HardEvent::MTE2_S>(EVENT_ID0);");
+  p.line("WaitFlag<HardEvent::MTE2_S>(EVENT_ID0);");
+  p.line(fmt::format("DataCopyExtParams {}Params{{1, static_cast<uint32_t>({} * sizeof({})), 0, 0, 0}};", name, cols,
+                     type));
+  p.line(fmt::format("DataCopyPadExtParams<{}> {}Pad{{true, 0, static_cast<uint8_t>({} - {}), static_cast<{}>({})}};",
+                     type, name, aligned, cols, type, EmitContext::floatLiteral(n.padValue)));
+  p.open(fmt::format("for (int64_t i = 0; i < {}; ++i)", c.inner(index)));
+  p.line(fmt::format("const int64_t row = {}.GetValue(i);", c.tensor(index)));
+  p.line(fmt::format("DataCopyPad({}[i * {}], {}[row * {}], {}Params, {}Pad);", c.tensor(dst), c.pitch(dst),
+                     c.gmMember(n.ref), cols, name, name));
+  p.close();
+}
+
+}  // namespace
+
+static void emitLoadPlane(EmitContext& c, CodePrinter& p, const ir::Node& n, const GmView& v,
+                          const std::string& gm, const std::string& local);
+
+void emitLoad(EmitContext& c, CodePrinter& p, const ir::Node& n) {
+  if (!n.srcs.empty()) return gatherLoad(c, p, n);
+  GmView v = gmView(c, n);
+  if (!v.ok) return c.unsupported(n, v.problem);
+  ir::BufferId dst = n.dst;
+  std::string gm = fmt::format("{}[{}]", c.gmMember(n.ref), v.offset);
+  std::string local = c.tensor(dst);
+  if (v.planes != "1") {
+    // One copy per plane of the view; the planes' rows follow each other in UB.
+    p.open(fmt::format("for (int64_t k = 0; k < {}; ++k)", v.planes));
+    gm = fmt::format("{}[{} + k * {}]", c.gmMember(n.ref), v.offset, v.planeStride);
+    local = fmt::format("{}[k * {} * {}]", c.tensor(dst), v.rows, c.pitch(dst));
+  }
+  emitLoadPlane(c, p, n, v, gm, local);
+  if (v.planes != "1") p.close();
+}
+
+static void emitLoadPlane(EmitContext& c, CodePrinter& p, const ir::Node& n, const GmView& v,
+                          const std::string& gm, const std::string& local) {
+  ir::BufferId dst = n.dst;
+  const ir::Buffer& b = c.k.buffer(dst);
+  std::string type = EmitContext::cppType(b.dtype);
+  int64_t be = EmitContext::blockElems(b.dtype);
+  std::string name = c.bufferName(dst);
+  if (n.tail) {
+    std::string aligned = fmt::format("TcAlignUp({}, {})", v.cols, be);
+    std::string gmGap = minus(v.rowStride, v.cols), ubGap = minus(c.pitch(dst), aligned);
+    std::string srcGap = v.rows == "1" || gmGap == "0" ? "0" : fmt::format("{} * sizeof({})", gmGap, type);
+    std::string dstGap = v.rows == "1" || ubGap == "0" ? "0" : fmt::format("{} / {}", ubGap, be);
+    p.line(fmt::format("DataCopyExtParams {}Params{{static_cast<uint16_t>({}), static_cast<uint32_t>({} * sizeof({})), "
+                       "static_cast<uint32_t>({}), static_cast<uint32_t>({}), 0}};",
+                       name, v.rows, v.cols, type, srcGap, dstGap));
+    p.line(fmt::format("DataCopyPadExtParams<{}> {}Pad{{true, 0, static_cast<uint8_t>({} - {}), {}}};", type, name,
+                       aligned, v.cols, fmt::format("static_cast<{}>({})", type,
+                                                    EmitContext::floatLiteral(n.padValue))));
+    p.line(fmt::format("DataCopyPad({}, {}, {}Params, {}Pad);", local, gm, name, name));
+    return;
+  }
+  if (v.rows == "1") {
+    p.line(fmt::format("DataCopy({}, {}, static_cast<uint32_t>({}));", local, gm, v.cols));
+    return;
+  }
+  p.line(fmt::format("DataCopyParams {}Params{{static_cast<uint16_t>({}), static_cast<uint16_t>({} * sizeof({}) / 32), "
+                     "static_cast<uint16_t>(({} - {}) * sizeof({}) / 32), static_cast<uint16_t>(({} - {}) / {})}};",
+                     name, v.rows, v.cols, type, v.rowStride, v.cols, type, c.pitch(dst), v.cols, be));
+  p.line(fmt::format("DataCopy({}, {}, {}Params);", local, gm, name));
+}
+
+void emitStore(EmitContext& c, CodePrinter& p, const ir::Node& n) {
+  ir::BufferId src = n.srcs.at(0);
+  const ir::Buffer& b = c.k.buffer(src);
+  if (b.mem != dsl::Mem::UB) return c.unsupported(n, "stores from L0C (Fixpipe, the cube path)");
+  if (b.dtype != c.k.params[n.ref].dtype) return c.unsupported(n, "a store that converts its dtype");
+  GmView v = gmView(c, n);
+  if (!v.ok) return c.unsupported(n, v.problem);
+  if (v.planes != "1") return c.unsupported(n, "stores of three-dimensional views");
+  std::string type = EmitContext::cppType(b.dtype);
+  int64_t be = EmitContext::blockElems(b.dtype);
+  std::string name = c.bufferName(src);
+  std::string gm = fmt::format("{}[{}]", c.gmMember(n.ref), v.offset);
+  // Outputs stored with accumulate=True start from zero (the launcher's GmAlloc) and add atomically.
+  if (n.accumulate) p.line(fmt::format("SetAtomicAdd<{}>();", type));
+  if (n.tail) {
+    std::string aligned = fmt::format("TcAlignUp({}, {})", v.cols, be);
+    std::string gmGap = minus(v.rowStride, v.cols), ubGap = minus(c.pitch(src), aligned);
+    std::string srcGap = v.rows == "1" || ubGap == "0" ? "0" : fmt::format("{} / {}", ubGap, be);
+    std::string dstGap = v.rows == "1" || gmGap == "0" ? "0" : fmt::format("{} * sizeof({})", gmGap, type);
+    p.line(fmt::format("DataCopyExtParams {}Params{{static_cast<uint16_t>({}), static_cast<uint32_t>({} * sizeof({})), "
+                       "static_cast<uint32_t>({}), static_cast<uint32_t>({}), 0}};",
+                       name, v.rows, v.cols, type, srcGap, dstGap));
+    p.line(fmt::format("DataCopyPad({}, {}, {}Params);", gm, c.tensor(src), name));
+  } else if (v.rows == "1") {
+    p.line(fmt::format("DataCopy({}, {}, static_cast<uint32_t>({}));", gm, c.tensor(src), v.cols));
+  } else {
+    p.line(fmt::format("DataCopyParams {}Params{{static_cast<uint16_t>({}), static_cast<uint16_t>({} * sizeof({}) / 32), "
+                       "static_cast<uint16_t>(({} - {}) / {}), static_cast<uint16_t>(({} - {}) * sizeof({}) / 32)}};",
+                       name, v.rows, v.cols, type, c.pitch(src), v.cols, be, v.rowStride, v.cols, type));
+    p.line(fmt::format("DataCopy({}, {}, {}Params);", gm, c.tensor(src), name));
+  }
+  if (n.accumulate) p.line("SetAtomicNone();");
+}
+
+}  // namespace tilecraft::codegen::detail

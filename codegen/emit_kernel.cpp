@@ -1,0 +1,411 @@
+// The kernel class: members (TPipe, one TQue per handed-over buffer, one TBuf for everything compute-only,
+// GlobalTensors, the loop state), Init, Process (the DSL's loop nest, calling one method per stage block) and the
+// stage methods, each in the official CopyIn / Compute / CopyOut shape.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "codegen/emit_context.h"
+#include "ir/check.h"
+
+namespace tilecraft::codegen::detail {
+
+using ir::BufferId;
+using ir::NodeId;
+using ir::NodeKind;
+
+namespace {
+
+bool isQueue(const ir::Buffer& b) { return b.queue != ir::QueueKind::None && b.queue != ir::QueueKind::Calc; }
+
+const char* queueType(ir::QueueKind q) {
+  switch (q) {
+    case ir::QueueKind::VecIn: return "TQue<QuePosition::VECIN, 1>";
+    case ir::QueueKind::VecOut: return "TQue<QuePosition::VECOUT, 1>";
+    case ir::QueueKind::VecInOut: return "TQueBind<TPosition::VECIN, TPosition::VECOUT, 1>";
+    default: return nullptr;
+  }
+}
+
+class KernelEmitter {
+ public:
+  KernelEmitter(EmitContext& c, CodePrinter& p) : c_(c), p_(p), k_(c.k) {}
+
+  void run() {
+    collectStages(k_.node(k_.body).body, false);
+    planMembers();
+    p_.open("class " + c_.className);
+    access(" public:");
+    p_.line(fmt::format("__aicore__ inline {}() {{}}", c_.className));
+    init();
+    process();
+    p_.blank();
+    access(" private:");
+    for (const StageInfo& s : stages_) stageMethod(s);
+    members();
+    p_.close(";");
+  }
+
+ private:
+  static constexpr BufferId kNoBuffer = ir::kNone;
+  // UB between two queues (or before the first / after the last) holding compute-only buffers: one TBuf.
+  struct Segment {
+    int64_t start = 0;
+    int64_t end = 0;
+    bool used = false;
+    std::string name;
+  };
+  struct Unit {
+    BufferId buffer;  // a queue, or kNoBuffer for a segment
+    int segment;
+  };
+
+  struct StageInfo {
+    NodeId node;
+    std::string name;
+  };
+
+  void access(const char* label) {
+    p_.dedent();
+    p_.line(label);
+    p_.indent();
+  }
+
+  void collectStages(const std::vector<NodeId>& stmts, bool inStage) {
+    for (NodeId id : stmts) {
+      const ir::Node& n = k_.node(id);
+      if (n.kind == NodeKind::Stage) {
+        stages_.push_back({id, ""});
+        continue;
+      }
+      if (ir::isSyncKind(n.kind) && !inStage) {
+        for (BufferId b : n.srcs) c_.setMember(b);
+      }
+      if (n.kind == NodeKind::TileLoop || n.kind == NodeKind::RangeLoop || n.kind == NodeKind::If) {
+        collectStages(n.body, false);
+        collectStages(n.orelse, false);
+      }
+    }
+    if (inStage) return;
+    // Stage method names: CopyIn, Compute, CopyOut; numbered when a kind occurs more than once.
+    std::map<ir::Stage, int> total, seen;
+    for (const StageInfo& s : stages_) total[k_.node(s.node).stage]++;
+    for (StageInfo& s : stages_) {
+      ir::Stage kind = k_.node(s.node).stage;
+      const char* base = kind == ir::Stage::CopyIn ? "CopyIn" : kind == ir::Stage::Compute ? "Compute" : "CopyOut";
+      int index = ++seen[kind];
+      s.name = total[kind] > 1 ? fmt::format("{}{}", base, index) : base;
+    }
+  }
+
+  void buffersOf(const ir::Node& n, std::set<BufferId>& out) const {
+    if (n.dst != ir::kNone) out.insert(n.dst);
+    if (n.work != ir::kNone && usesWork(n)) out.insert(n.work);
+    for (BufferId b : n.srcs) out.insert(b);
+  }
+
+  // A reduction over the rows folds them elementwise and needs no work buffer.
+  bool usesWork(const ir::Node& n) const {
+    if (n.kind != NodeKind::Reduce) return true;
+    int rank = static_cast<int>(k_.buffer(n.srcs[0]).shape.size());
+    return n.axis < 0 || n.axis == rank - 1;
+  }
+
+  // A queue buffer whose LocalTensor must outlive one stage method (dequeued in Process, or used in a stage that
+  // neither allocates nor dequeues it) is a class member; every other one is a local, as in the samples.
+  void planMembers() {
+    for (const StageInfo& s : stages_) {
+      std::set<BufferId> used, declared;
+      for (NodeId id : k_.node(s.node).body) {
+        const ir::Node& n = k_.node(id);
+        buffersOf(n, used);
+        if (n.kind == NodeKind::Alloc || n.kind == NodeKind::DeQue) declared.insert(n.srcs[0]);
+      }
+      for (BufferId b : used) {
+        if (isQueue(k_.buffer(b)) && !declared.count(b)) c_.setMember(b);
+      }
+    }
+    // The TPipe hands out UB in InitBuffer order, so buffers are declared in planned-offset order: each queue,
+    // and for the compute-only buffers between two queues one TBuf spanning them (offsets inside it as planned).
+    std::vector<BufferId> queues;
+    for (BufferId b = 0; b < k_.buffers.size(); ++b) {
+      if (isQueue(k_.buffer(b))) queues.push_back(b);
+    }
+    std::stable_sort(queues.begin(), queues.end(),
+                     [&](BufferId a, BufferId b) { return k_.buffer(a).offset < k_.buffer(b).offset; });
+    auto end = [&](BufferId b) { return k_.buffer(b).offset + k_.buffer(b).bytes * std::max(k_.buffer(b).buffers, 1); };
+    std::vector<Segment> segments(queues.size() + 1);
+    for (size_t j = 0; j < segments.size(); ++j) segments[j].start = j == 0 ? 0 : end(queues[j - 1]);
+    calcSegment_.assign(k_.buffers.size(), -1);
+    for (BufferId b = 0; b < k_.buffers.size(); ++b) {
+      if (isQueue(k_.buffer(b))) continue;
+      size_t j = 0;
+      while (j < queues.size() && k_.buffer(b).offset >= end(queues[j])) ++j;
+      segments[j].end = std::max(segments[j].end, end(b));
+      segments[j].used = true;
+      calcSegment_[b] = static_cast<int>(j);
+    }
+    int used = 0;
+    for (const Segment& seg : segments) used += seg.used;
+    for (size_t j = 0, n = 0; j < segments.size(); ++j) {
+      if (!segments[j].used) continue;
+      segments[j].name = used > 1 ? fmt::format("calcBuf{}_", n++) : "calcBuf_";
+    }
+    for (size_t j = 0; j < segments.size(); ++j) {
+      if (segments[j].used) units_.push_back({kNoBuffer, static_cast<int>(j)});
+      if (j < queues.size()) units_.push_back({queues[j], -1});
+    }
+    segments_ = std::move(segments);
+  }
+
+  void init() {
+    std::string params;
+    for (uint32_t i : tensorParams(k_)) params += fmt::format("GM_ADDR {}, ", k_.params[i].name);
+    p_.open(fmt::format("__aicore__ inline void Init({}const {}& tiling)", params, c_.tilingName));
+    p_.line("tiling_ = tiling;");
+    for (uint32_t i : tensorParams(k_)) {
+      const ir::Param& prm = k_.params[i];
+      std::string size;
+      for (const ir::Extent& e : prm.shape) {
+        if (e.kind == ir::Extent::Kind::Const && e.value == 1 && prm.shape.size() > 1) continue;
+        size += (size.empty() ? "" : " * ") + c_.extent(e);
+      }
+      p_.line(fmt::format("{}.SetGlobalBuffer(reinterpret_cast<__gm__ {}*>({}), static_cast<uint64_t>({}));",
+                          c_.gmMember(i), EmitContext::cppType(prm.dtype), prm.name, size.empty() ? "1" : size));
+    }
+    for (const Unit& u : units_) {
+      if (u.buffer != kNoBuffer) {
+        const ir::Buffer& buf = k_.buffer(u.buffer);
+        p_.line(fmt::format("pipe_.InitBuffer({}, {}, {});  // {} per copy", c_.queueMember(u.buffer), buf.buffers,
+                            buf.bytes, shapeText(u.buffer)));
+      } else {
+        const Segment& seg = segments_[u.segment];
+        p_.line(fmt::format("pipe_.InitBuffer({}, {});  // compute-only values and work buffers", seg.name,
+                            seg.end - seg.start));
+      }
+    }
+    p_.close();
+  }
+
+  std::string shapeText(BufferId b) const {
+    const ir::Buffer& buf = k_.buffer(b);
+    std::string s = std::string(dsl::dtypeName(buf.dtype)) + "[";
+    for (size_t i = 0; i < buf.shape.size(); ++i) {
+      const ir::Extent& e = buf.shape[i];
+      if (i) s += ", ";
+      s += e.kind == ir::Extent::Kind::Const ? std::to_string(e.value)
+           : e.kind == ir::Extent::Kind::Dim ? k_.vars[e.ref].name
+                                             : k_.loops[e.ref].name;
+    }
+    return s + "]";
+  }
+
+  void process() {
+    p_.open("__aicore__ inline void Process()");
+    c_.resetComment();
+    statements(k_.node(k_.body).body);
+    p_.close();
+  }
+
+  void statements(const std::vector<NodeId>& stmts) {
+    for (NodeId id : stmts) statement(id);
+  }
+
+  void statement(NodeId id) {
+    const ir::Node& n = k_.node(id);
+    switch (n.kind) {
+      case NodeKind::CoreSplit: {
+        TILECRAFT_CHECK(n.args.size() >= 3, "emitting a split that core-split did not resolve");
+        c_.comment(p_, n.line);
+        p_.line(fmt::format("{} = {};", c_.splitMember(n.ref, "Start"), c_.scalar(n.args[1], Where::Device)));
+        p_.line(fmt::format("{} = {};", c_.splitMember(n.ref, "Len"), c_.scalar(n.args[2], Where::Device)));
+        return;
+      }
+      case NodeKind::TileLoop: {
+        TILECRAFT_CHECK(n.args.size() >= 4, "emitting a tile loop that tiling did not resolve");
+        c_.comment(p_, n.line);
+        std::string idx = c_.loopMember(n.ref, "Idx"), count = c_.loopMember(n.ref, "Count");
+        p_.line(fmt::format("{} = {};", count, c_.scalar(n.args[2], Where::Device)));
+        p_.open(fmt::format("for ({} = 0; {} < {}; ++{})", idx, idx, count, idx));
+        p_.line(fmt::format("{} = {} + {} * {};", c_.loopMember(n.ref, "Start"), c_.scalar(n.args[0], Where::Device),
+                            idx, n.size));
+        p_.line(fmt::format("{} = {} + 1 == {} ? {} : {};", c_.loopMember(n.ref, "Len"), idx, count,
+                            c_.scalar(n.args[3], Where::Device), n.size));
+        c_.resetComment();
+        statements(n.body);
+        p_.close();
+        c_.resetComment();
+        return;
+      }
+      case NodeKind::RangeLoop: {
+        c_.comment(p_, n.line);
+        std::string idx = c_.loopMember(n.ref, "Idx");
+        p_.open(fmt::format("for ({} = {}; {} < {}; {} += {})", idx, c_.scalar(n.args[0], Where::Device), idx,
+                            c_.scalar(n.args[1], Where::Device), idx, c_.scalar(n.args[2], Where::Device)));
+        c_.resetComment();
+        statements(n.body);
+        p_.close();
+        c_.resetComment();
+        return;
+      }
+      case NodeKind::If: {
+        c_.comment(p_, n.line);
+        p_.open(fmt::format("if ({})", c_.scalar(n.args[0], Where::Device)));
+        c_.resetComment();
+        statements(n.body);
+        if (!n.orelse.empty()) {
+          p_.dedent();
+          p_.line("} else {");
+          p_.indent();
+          c_.resetComment();
+          statements(n.orelse);
+        }
+        p_.close();
+        c_.resetComment();
+        return;
+      }
+      case NodeKind::Stage:
+        for (const StageInfo& s : stages_) {
+          if (s.node == id) p_.line(s.name + "();");
+        }
+        return;
+      case NodeKind::ScalarDef:
+        c_.comment(p_, n.line);
+        p_.line(fmt::format("{} = {};", deviceVar(n.ref), c_.scalar(n.args[0], Where::Device)));
+        return;
+      case NodeKind::Alloc: case NodeKind::EnQue: case NodeKind::DeQue: case NodeKind::Free:
+        sync(n);
+        return;
+      default:
+        c_.unsupported(n, fmt::format("a {} outside a stage", ir::nodeKindName(n.kind)));
+        return;
+    }
+  }
+
+  std::string deviceVar(uint32_t var) const { return c_.deviceVar(var); }
+
+  void sync(const ir::Node& n) {
+    BufferId b = n.srcs.at(0);
+    const ir::Buffer& buf = k_.buffer(b);
+    std::string type = EmitContext::cppType(buf.dtype);
+    std::string decl = c_.isMember(b) ? c_.tensor(b) : fmt::format("LocalTensor<{}> {}", type, c_.tensor(b));
+    switch (n.kind) {
+      case NodeKind::Alloc:
+        p_.line(fmt::format("{} = {}.AllocTensor<{}>();", decl, c_.queueMember(b), type));
+        return;
+      case NodeKind::DeQue:
+        p_.line(fmt::format("{} = {}.DeQue<{}>();", decl, c_.queueMember(b), type));
+        return;
+      case NodeKind::EnQue: p_.line(fmt::format("{}.EnQue({});", c_.queueMember(b), c_.tensor(b))); return;
+      case NodeKind::Free: p_.line(fmt::format("{}.FreeTensor({});", c_.queueMember(b), c_.tensor(b))); return;
+      default: return;
+    }
+  }
+
+  void stageMethod(const StageInfo& s) {
+    const ir::Node& stage = k_.node(s.node);
+    p_.blank();
+    if (!c_.lineComment(stage.line).empty()) p_.line(c_.lineComment(stage.line));
+    p_.open(fmt::format("__aicore__ inline void {}()", s.name));
+    std::set<BufferId> used;
+    for (NodeId id : stage.body) buffersOf(k_.node(id), used);
+    for (BufferId b : used) {
+      const ir::Buffer& buf = k_.buffer(b);
+      if (isQueue(buf)) continue;
+      if (buf.mem != dsl::Mem::UB) {
+        c_.unsupported(stage, fmt::format("buffers in {} (the cube path)", dsl::memName(buf.mem)));
+        continue;
+      }
+      std::string type = EmitContext::cppType(buf.dtype);
+      const Segment& seg = segments_[calcSegment_[b]];
+      p_.line(fmt::format("LocalTensor<{}> {} = {}.GetWithOffset<{}>({}, {});  // {}", type, c_.tensor(b), seg.name,
+                          type, buf.bytes * 8 / std::max(8, dsl::dtypeBits(buf.dtype)), buf.offset - seg.start, shapeText(b)));
+    }
+    c_.resetComment();
+    for (NodeId id : stage.body) {
+      const ir::Node& n = k_.node(id);
+      if (ir::isSyncKind(n.kind)) {
+        sync(n);
+      } else if (n.kind == NodeKind::ScalarDef) {
+        c_.comment(p_, n.line);
+        p_.line(fmt::format("{} = {};", deviceVar(n.ref), c_.scalar(n.args[0], Where::Device)));
+      } else if (ir::isTileOpKind(n.kind)) {
+        c_.comment(p_, n.line);
+        emitTileOp(c_, p_, n);
+      } else {
+        c_.unsupported(n, fmt::format("a {} inside a stage", ir::nodeKindName(n.kind)));
+      }
+    }
+    p_.close();
+  }
+
+  void members() {
+    p_.blank();
+    p_.line("TPipe pipe_;");
+    for (BufferId b = 0; b < k_.buffers.size(); ++b) {
+      const ir::Buffer& buf = k_.buffer(b);
+      if (!isQueue(buf)) continue;
+      const char* type = queueType(buf.queue);
+      if (!type) {
+        c_.unsupported(k_.node(k_.body), fmt::format("{} queues (the cube path)", ir::queueKindName(buf.queue)));
+        continue;
+      }
+      p_.line(fmt::format("{} {};", type, c_.queueMember(b)));
+    }
+    for (const Segment& seg : segments_) {
+      if (seg.used) p_.line(fmt::format("TBuf<TPosition::VECCALC> {};", seg.name));
+    }
+    for (uint32_t i : tensorParams(k_)) {
+      p_.line(fmt::format("GlobalTensor<{}> {};", EmitContext::cppType(k_.params[i].dtype), c_.gmMember(i)));
+    }
+    for (BufferId b = 0; b < k_.buffers.size(); ++b) {
+      if (c_.isMember(b)) {
+        p_.line(fmt::format("LocalTensor<{}> {};", EmitContext::cppType(k_.buffer(b).dtype), c_.tensor(b)));
+      }
+    }
+    p_.line(fmt::format("{} tiling_{{}};", c_.tilingName));
+    std::string state;
+    for (uint32_t s = 0; s < k_.splits.size(); ++s) {
+      state += fmt::format(" {} = 0, {} = 0,", c_.splitMember(s, "Start"), c_.splitMember(s, "Len"));
+    }
+    for (uint32_t l = 0; l < k_.loops.size(); ++l) {
+      if (k_.loops[l].tile) {
+        state += fmt::format(" {} = 0, {} = 0, {} = 0, {} = 0,", c_.loopMember(l, "Count"), c_.loopMember(l, "Idx"),
+                             c_.loopMember(l, "Start"), c_.loopMember(l, "Len"));
+      } else {
+        state += fmt::format(" {} = 0,", c_.loopMember(l, "Idx"));
+      }
+    }
+    for (uint32_t v = 0; v < k_.vars.size(); ++v) {
+      if (k_.vars[v].kind == ir::Var::Kind::Device && !dsl::isFloat(k_.vars[v].dtype)) {
+        state += fmt::format(" {} = 0,", deviceVar(v));
+      }
+    }
+    if (!state.empty()) {
+      state.pop_back();
+      p_.line("// Where this core is in the DSL's splits and loops.");
+      p_.line("int64_t" + state + ";");
+    }
+    for (uint32_t v = 0; v < k_.vars.size(); ++v) {
+      if (k_.vars[v].kind == ir::Var::Kind::Device && dsl::isFloat(k_.vars[v].dtype)) {
+        p_.line(fmt::format("float {} = 0;", deviceVar(v)));
+      }
+    }
+  }
+
+  EmitContext& c_;
+  CodePrinter& p_;
+  const ir::Kernel& k_;
+  std::vector<StageInfo> stages_;
+  std::vector<Segment> segments_;
+  std::vector<int> calcSegment_;  // per buffer: its segment, -1 for queues
+  std::vector<Unit> units_;       // what Init declares, in UB order
+};
+
+}  // namespace
+
+void emitKernelClass(EmitContext& c, CodePrinter& p) { KernelEmitter(c, p).run(); }
+
+}  // namespace tilecraft::codegen::detail

@@ -1,0 +1,99 @@
+// The emitter's own behaviour: the code printer, determinism, the DSL line comments, and the text and location of
+// every error the AscendC path reports.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "codegen/code_printer.h"
+#include "codegen/driver.h"
+
+namespace tilecraft::codegen {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string example(const std::string& path) { return std::string(TILECRAFT_SOURCE_DIR) + "/examples/" + path; }
+
+struct Compiled {
+  int status;
+  std::string out;
+  std::string err;
+};
+
+Compiled compile(const std::string& file) {
+  std::ostringstream out, err;
+  int status = runCompileAscendC({file, "text"}, out, err);
+  return {status, out.str(), err.str()};
+}
+
+TEST(CodePrinter, IndentsBlocksAndKeepsBlankLinesEmpty) {
+  CodePrinter p;
+  p.open("if (x)");
+  p.line("y();");
+  p.blank();
+  p.close(";");
+  EXPECT_EQ(p.str(), "if (x) {\n  y();\n\n};\n");
+}
+
+TEST(Emitter, OutputIsDeterministicAndHasNoAbsolutePaths) {
+  Compiled a = compile(example("softmax/softmax_rows.tile"));
+  Compiled b = compile(example("softmax/softmax_rows.tile"));
+  ASSERT_EQ(a.status, 0) << a.err;
+  EXPECT_EQ(a.out, b.out);
+  EXPECT_EQ(a.out.find(TILECRAFT_SOURCE_DIR), std::string::npos);
+}
+
+TEST(Emitter, EveryStatementFromTheDslCarriesItsLine) {
+  Compiled c = compile(example("elementwise/add.tile"));
+  ASSERT_EQ(c.status, 0) << c.err;
+  EXPECT_NE(c.out.find("    // add.tile:12: c = a + b\n    Add(cLocal, aLocal, bLocal, static_cast<int32_t>(tLen_));\n"),
+            std::string::npos)
+      << c.out;
+  EXPECT_NE(c.out.find("// add.tile:9: a = load(x[t])\n"), std::string::npos);
+  EXPECT_NE(c.out.find("extern \"C\" __global__ __aicore__ void add(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR workspace, "
+                       "GM_ADDR tiling)"),
+            std::string::npos);
+}
+
+TEST(Emitter, UnsupportedOpIsAnErrorAtTheDslConstruct) {
+  Compiled c = compile(std::string(TILECRAFT_SOURCE_DIR) + "/codegen/tests/data/argmax.tile");
+  EXPECT_EQ(c.status, 1);
+  EXPECT_EQ(c.out, "");
+  EXPECT_NE(c.err.find("argmax.tile:12:13: error: the AscendC emitter does not support argmax/argmin yet\n"
+                       "            i = argmax(v, axis=-1)\n"
+                       "            ^~~~~~~~~~~~~~~~~~~~~~\n"
+                       "hint: compile with --emit=ir to inspect the kernel; see docs/compiler.md \"AscendC emitter\" "
+                       "for what is supported\n"),
+            std::string::npos)
+      << c.err;
+}
+
+TEST(Emitter, MoreThanOneKernelPerFileIsAnError) {
+  fs::path file = fs::temp_directory_path() / "tilecraft_codegen_two_kernels.tile";
+  std::ofstream(file) << "N = dim()\n\n@kernel\ndef one(x: Tensor[f32, (N,)], y: Tensor[f32, (N,)]):\n"
+                         "    for t in tiles(N, size=256):\n        with copyin:\n            a = load(x[t])\n"
+                         "        with copyout:\n            store(y[t], a)\n\n"
+                         "@kernel\ndef two(x: Tensor[f32, (N,)], y: Tensor[f32, (N,)]):\n"
+                         "    for t in tiles(N, size=256):\n        with copyin:\n            a = load(x[t])\n"
+                         "        with copyout:\n            store(y[t], a)\n";
+  Compiled c = compile(file.string());
+  fs::remove(file);
+  EXPECT_EQ(c.status, 1);
+  EXPECT_NE(c.err.find("tilecraft_codegen_two_kernels.tile:1:1: error: --emit=ascendc needs exactly one kernel per "
+                       "file; tilecraft_codegen_two_kernels.tile has 2\n"),
+            std::string::npos)
+      << c.err;
+  EXPECT_NE(c.err.find("hint: put each @kernel in its own .tile file"), std::string::npos);
+}
+
+TEST(Emitter, UnreadableFileIsAUsageError) {
+  Compiled c = compile("/nonexistent/x.tile");
+  EXPECT_EQ(c.status, 2);
+  EXPECT_NE(c.err.find("error: "), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tilecraft::codegen
