@@ -6,28 +6,27 @@
 #include <ostream>
 
 #include "codegen/emitter.h"
-#include "dsl/lexer.h"
-#include "dsl/parser.h"
-#include "dsl/sema.h"
+#include "dsl/driver.h"
 #include "passes/lower.h"
 #include "passes/pipeline.h"
-#include "support/diagnostic.h"
-#include "support/source.h"
 
 namespace tilecraft::codegen {
 
 namespace {
 
 // Attribute defaults (`eps: f32 = 1e-5`) for the launcher: the IR keeps attributes as tiling fields only.
-std::map<std::string, double> attrDefaults(const dsl::Ast& ast, const dsl::SemaResult& sema, const std::string& kernel) {
+std::map<std::string, double> attrDefaults(const dsl::Ast& ast, const dsl::SemaResult& sema,
+                                           const std::string& kernel) {
   std::map<std::string, double> out;
   for (const dsl::KernelInfo& k : sema.kernels) {
     if (k.name != kernel) continue;
     for (const dsl::ParamInfo& p : k.params) {
       if (p.isTensor || ast.node(p.node).kids.size() < 2) continue;
       const dsl::Type& t = sema.types[ast.child(p.node, 1)];
-      if (t.constFloat) out[p.name] = *t.constFloat;
-      else if (t.constInt) out[p.name] = static_cast<double>(*t.constInt);
+      if (t.constFloat)
+        out[p.name] = *t.constFloat;
+      else if (t.constInt)
+        out[p.name] = static_cast<double>(*t.constInt);
     }
   }
   return out;
@@ -45,60 +44,44 @@ std::vector<std::string> splitLines(std::string_view text) {
   return lines;
 }
 
+// Lowering, the pipeline and the emitter on a checked program; returns the verifier's failures (compiler
+// bugs).
+std::vector<std::string> emitProgram(dsl::Program& p, std::string& code, std::string& kernelName) {
+  std::vector<std::string> internalErrors;
+  ir::Module module = passes::lower(p.ast, p.sema, p.sources, p.diagnostics);
+  // Each step runs only on a program the previous one accepted, so errors never cascade.
+  if (p.diagnostics.hasErrors()) return internalErrors;
+  std::vector<std::string> verifierErrors;
+  bool ok = passes::runPipeline(module, passes::PipelineOptions{}, p.diagnostics, &verifierErrors);
+  for (const std::string& e : verifierErrors) internalErrors.push_back("IR verifier: " + e);
+  if (!ok) return internalErrors;
+  std::string fileName = std::filesystem::path(p.path).filename().string();
+  if (module.kernels.size() != 1) {
+    p.diagnostics
+        .error(support::Span{p.file, 0, 0},
+               fmt::format("--emit=ascendc needs exactly one kernel per file; {} has {}", fileName,
+                           module.kernels.size()))
+        .hint("put each @kernel in its own .tile file");
+    return internalErrors;
+  }
+  EmitOptions emit;
+  emit.sourceName = fileName;
+  emit.sourceLines = splitLines(p.sources.text(p.file));
+  emit.attrDefaults = attrDefaults(p.ast, p.sema, module.kernels[0].name);
+  code = emitAscendC(module.kernels[0], emit, p.diagnostics);
+  kernelName = module.kernels[0].name;
+  return internalErrors;
+}
+
 }  // namespace
 
-int compileToAscendC(const AscendCOptions& options, std::string& code, std::string& kernelName, std::ostream& err) {
-  if (options.diagnostics != "text" && options.diagnostics != "json") {
-    err << fmt::format("error: unknown --diagnostics value '{}' (expected text or json)\n", options.diagnostics);
-    return 2;
-  }
-  support::SourceManager sources;
-  std::string readError;
-  auto file = sources.addFile(options.file, &readError);
-  if (!file) {
-    err << "error: " << readError << "\n";
-    return 2;
-  }
-  support::DiagnosticEngine diagnostics;
-  std::vector<std::string> verifierErrors;
-  std::vector<dsl::Token> tokens = dsl::lex(sources, *file, diagnostics);
-  dsl::Ast ast = dsl::parse(tokens, diagnostics);
-  // Each step runs only on a program the previous one accepted, so errors never cascade.
-  if (!diagnostics.hasErrors()) {
-    dsl::SemaResult sema = dsl::check(sources, ast, diagnostics);
-    if (!diagnostics.hasErrors()) {
-      ir::Module module = passes::lower(ast, sema, sources, diagnostics);
-      passes::PipelineOptions pipeline;
-      if (!diagnostics.hasErrors() && passes::runPipeline(module, pipeline, diagnostics, &verifierErrors)) {
-        if (module.kernels.size() != 1) {
-          diagnostics.error(support::Span{*file, 0, 0},
-                            fmt::format("--emit=ascendc needs exactly one kernel per file; {} has {}",
-                                        std::filesystem::path(options.file).filename().string(),
-                                        module.kernels.size()))
-              .hint("put each @kernel in its own .tile file");
-        } else {
-          EmitOptions emit;
-          emit.sourceName = std::filesystem::path(options.file).filename().string();
-          emit.sourceLines = splitLines(sources.text(*file));
-          emit.attrDefaults = attrDefaults(ast, sema, module.kernels[0].name);
-          code = emitAscendC(module.kernels[0], emit, diagnostics);
-          kernelName = module.kernels[0].name;
-        }
-      }
-    }
-  }
-  if (options.diagnostics == "json") {
-    err << support::renderJson(sources, diagnostics.diagnostics());
-  } else {
-    err << support::renderText(sources, diagnostics.diagnostics());
-    err << support::renderSummary(diagnostics.errorCount(), diagnostics.warningCount());
-  }
-  for (const std::string& e : verifierErrors) err << "internal compiler error: IR verifier: " << e << "\n";
-  if (diagnostics.hasErrors() || !verifierErrors.empty()) {
-    code.clear();
-    return 1;
-  }
-  return 0;
+int compileToAscendC(const AscendCOptions& options, std::string& code, std::string& kernelName,
+                     std::ostream& err) {
+  int status = dsl::compileFile(
+      {options.file, options.diagnostics}, [&](dsl::Program& p) { return emitProgram(p, code, kernelName); },
+      err);
+  if (status != 0) code.clear();
+  return status;
 }
 
 int runCompileAscendC(const AscendCOptions& options, std::ostream& out, std::ostream& err) {

@@ -4,73 +4,96 @@
 
 #include <ostream>
 
-#include "dsl/ast.h"
 #include "dsl/lexer.h"
 #include "dsl/parser.h"
-#include "dsl/sema.h"
-#include "support/diagnostic.h"
-#include "support/source.h"
 
 namespace tilecraft::dsl {
 
 namespace {
-// Stages the issue plans after the IR; asking for them is an error until they exist, never fake output.
-bool isPlannedStage(const std::string& emit) { return emit == "ascendc" || emit == "project"; }
-// The IR stages are the passes library's (passes::runCompileIr); the command routes them there.
-bool isIrStage(const std::string& emit) { return emit == "ir" || emit.rfind("ir-after=", 0) == 0; }
+// A stage the issue plans but nobody has built; asking for it is an error, never fake output.
+bool isPlannedStage(const std::string& emit) {
+  return emit == "project";
+}
+// Stages of the libraries after the front end (passes::runCompileIr, codegen::runCompileAscendC):
+// dependencies point from them to dsl, so the command routes these there.
+const char* laterDriver(const std::string& emit) {
+  if (emit == "ir" || emit.rfind("ir-after=", 0) == 0)
+    return "the IR driver, not the front end (passes::runCompileIr)";
+  if (emit == "ascendc") return "the AscendC driver, not the front end (codegen::runCompileAscendC)";
+  return nullptr;
+}
 }  // namespace
 
-int runCompile(const CompileOptions& options, std::ostream& out, std::ostream& err) {
-  if (options.diagnostics != "text" && options.diagnostics != "json") {
-    err << fmt::format("error: unknown --diagnostics value '{}' (expected text or json)\n", options.diagnostics);
-    return 2;
-  }
-  if (isPlannedStage(options.emit)) {
-    err << fmt::format("error: --emit={} is not implemented yet (available: tokens, ast, ir, ir-after=PASS)\n",
-                       options.emit);
-    return 1;
-  }
-  if (isIrStage(options.emit)) {
-    err << fmt::format("error: --emit={} is produced by the IR driver, not the front end (passes::runCompileIr)\n",
-                       options.emit);
-    return 2;
-  }
-  if (options.emit != "tokens" && options.emit != "ast") {
-    err << fmt::format("error: unknown --emit value '{}' (expected tokens, ast, ir, ir-after=PASS, ascendc or "
-                       "project)\n",
-                       options.emit);
-    return 2;
-  }
-  support::SourceManager sources;
+int checkDiagnosticsFormat(const std::string& format, std::ostream& err) {
+  if (format == "text" || format == "json") return 0;
+  err << fmt::format("error: unknown --diagnostics value '{}' (expected text or json)\n", format);
+  return 2;
+}
+
+int compileFile(const FrontEndOptions& options, const BackEnd& backEnd, std::ostream& err) {
+  if (int status = checkDiagnosticsFormat(options.diagnostics, err)) return status;
+  Program program;
+  program.path = options.file;
   std::string readError;
-  auto file = sources.addFile(options.file, &readError);
+  auto file = program.sources.addFile(options.file, &readError);
   if (!file) {
     err << "error: " << readError << "\n";
     return 2;
   }
-  support::DiagnosticEngine diagnostics;
-  std::vector<Token> tokens = lex(sources, *file, diagnostics);
-  std::string output;
-  if (options.emit == "tokens") {
-    output = printTokens(sources, tokens);
-  } else {
-    Ast ast = parse(tokens, diagnostics);
-    // A statement the parser dropped would make every later use of its names an error: semantic checks run only
-    // on a file that parsed cleanly, so syntax errors never cascade.
-    if (!diagnostics.hasErrors()) {
-      SemaResult sema = check(sources, ast, diagnostics);
-      output = printTypedAst(sources, ast, sema);
-    }
+  program.file = *file;
+  support::DiagnosticEngine& diagnostics = program.diagnostics;
+  program.tokens = lex(program.sources, program.file, diagnostics);
+  // Lexical errors do not stop the parser: one run reports both kinds (dsl/tests/diagnostics/parse_errors).
+  if (!options.lexOnly) {
+    program.ast = parse(program.tokens, diagnostics);
+    // A statement the parser dropped would make every later use of its names an error: semantic checks run
+    // only on a file that parsed cleanly.
+    if (!diagnostics.hasErrors()) program.sema = check(program.sources, program.ast, diagnostics);
   }
+  std::vector<std::string> internalErrors;
+  if (!diagnostics.hasErrors()) internalErrors = backEnd(program);
   if (options.diagnostics == "json") {
-    err << support::renderJson(sources, diagnostics.diagnostics());
+    err << support::renderJson(program.sources, diagnostics.diagnostics());
   } else {
-    err << support::renderText(sources, diagnostics.diagnostics());
+    err << support::renderText(program.sources, diagnostics.diagnostics());
     err << support::renderSummary(diagnostics.errorCount(), diagnostics.warningCount());
   }
-  if (diagnostics.hasErrors()) return 1;
-  out << output;
-  return 0;
+  for (const std::string& e : internalErrors) err << "internal compiler error: " << e << "\n";
+  return diagnostics.hasErrors() || !internalErrors.empty() ? 1 : 0;
+}
+
+int runCompile(const CompileOptions& options, std::ostream& out, std::ostream& err) {
+  if (int status = checkDiagnosticsFormat(options.diagnostics, err)) return status;
+  if (isPlannedStage(options.emit)) {
+    err << fmt::format(
+        "error: --emit={} is not implemented yet (available: tokens, ast, ir, ir-after=PASS, "
+        "ascendc)\n",
+        options.emit);
+    return 1;
+  }
+  if (const char* driver = laterDriver(options.emit)) {
+    err << fmt::format("error: --emit={} is produced by {}\n", options.emit, driver);
+    return 2;
+  }
+  if (options.emit != "tokens" && options.emit != "ast") {
+    err << fmt::format(
+        "error: unknown --emit value '{}' (expected tokens, ast, ir, ir-after=PASS, ascendc or "
+        "project)\n",
+        options.emit);
+    return 2;
+  }
+  std::string output;
+  FrontEndOptions frontEnd{options.file, options.diagnostics, options.emit == "tokens"};
+  int status = compileFile(
+      frontEnd,
+      [&](Program& p) {
+        output =
+            frontEnd.lexOnly ? printTokens(p.sources, p.tokens) : printTypedAst(p.sources, p.ast, p.sema);
+        return std::vector<std::string>{};
+      },
+      err);
+  if (status == 0) out << output;
+  return status;
 }
 
 }  // namespace tilecraft::dsl

@@ -1,19 +1,59 @@
-// `tilecraft compile`: the front-end driver behind the command, testable without a process.
+// The front end every `tilecraft compile` stage shares (read, lex, parse, check, render the diagnostics), and
+// `tilecraft compile --emit=tokens|ast` on top of it; testable without a process.
 #pragma once
 
+#include <functional>
 #include <iosfwd>
 #include <string>
+#include <vector>
+
+#include "dsl/ast.h"
+#include "dsl/sema.h"
+#include "dsl/token.h"
+#include "support/diagnostic.h"
+#include "support/source.h"
 
 namespace tilecraft::dsl {
 
+/// One file after the front end. A back end continues from here and reports into `diagnostics`.
+struct Program {
+  std::string path;  // as given on the command line
+  support::SourceManager sources;
+  support::FileId file = support::kNoFile;
+  support::DiagnosticEngine diagnostics;
+  std::vector<Token> tokens;
+  Ast ast;          // empty with FrontEndOptions::lexOnly
+  SemaResult sema;  // empty with FrontEndOptions::lexOnly
+};
+
+struct FrontEndOptions {
+  std::string file;
+  std::string diagnostics = "text";  // text | json
+  bool lexOnly = false;              // --emit=tokens needs only the lexer
+};
+
+/// Runs on a program the front end accepted; returns internal errors (compiler bugs, e.g. an IR verifier
+/// failure), which are printed after the diagnostics as `internal compiler error: ...`.
+using BackEnd = std::function<std::vector<std::string>(Program&)>;
+
+/// 0 for a --diagnostics value of text or json; otherwise the usage error on `err` and 2.
+int checkDiagnosticsFormat(const std::string& format, std::ostream& err);
+
+/// Reads `options.file`, lexes and parses it, checks it if it parsed cleanly (so errors never cascade), then
+/// runs `backEnd` if there is no error, and renders every diagnostic on `err` (text with a summary line, or
+/// json). Exit status: 0 success; 1 errors in the program or internal errors; 2 a bad --diagnostics value or
+/// an unreadable file. The back end keeps its output; callers print it only on 0.
+int compileFile(const FrontEndOptions& options, const BackEnd& backEnd, std::ostream& err);
+
 struct CompileOptions {
   std::string file;
-  std::string emit = "ast";          // tokens | ast (ascendc, project: not implemented yet; ir is passes/driver.h)
+  std::string emit = "ast";          // tokens | ast (ir: passes/driver.h, ascendc: codegen/driver.h)
   std::string diagnostics = "text";  // text | json
 };
 
-/// Exit status: 0 success, 1 the program has errors (or the requested stage does not exist yet), 2 bad usage
-/// (including an IR stage, which passes::runCompileIr handles) or unreadable file. The emitted text goes to `out`; diagnostics go to `err`.
+/// `--emit=tokens|ast`. Exit status: 0 success, 1 the program has errors (or the stage does not exist yet:
+/// project), 2 bad usage (including a stage another driver owns: ir, ir-after=PASS, ascendc) or unreadable
+/// file. The emitted text goes to `out`; diagnostics go to `err`.
 int runCompile(const CompileOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace tilecraft::dsl

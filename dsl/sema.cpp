@@ -414,6 +414,7 @@ void Checker::checkAssign(NodeId id) {
   }
   if (n.kind == NodeKind::AugAssign) {
     Type a = lookup(target);
+    result_.types[target] = a;  // tileArith() reads its operands' types from the table, as for an expression
     Type b = expr(value);
     Type r;
     if (a.isError() || b.isError()) {
@@ -428,6 +429,12 @@ void Checker::checkAssign(NodeId id) {
     return;
   }
   Type t = expr(value);
+  if (t.kind == TypeKind::Buffer && ast_.kind(value) == NodeKind::Name && recordOf_[value] >= 0) {
+    // `x = y` makes x its own value (a copy), so later in-place updates of x leave y alone.
+    int source = recordOf_[value];
+    use(value);
+    records_[newRecord(value, t, "copy")].inPlaceFrom = {source};
+  }
   result_.types[id] = t;
   bind(target, t, value);
 }
@@ -479,7 +486,11 @@ void Checker::bind(NodeId nameNode, const Type& type, NodeId valueNode) {
       }
       if (type.kind == TypeKind::Buffer) {
         // In place: the new value reuses the old buffer, which stays live to the end of the enclosing loop.
-        if (valueRecord >= 0 && valueRecord != old.record) records_[valueRecord].end = records_[valueRecord].start;
+        if (valueRecord >= 0 && valueRecord != old.record) {
+          records_[valueRecord].end = records_[valueRecord].start;
+          records_[valueRecord].folded = true;
+        }
+        if (old.record >= 0) ++records_[old.record].writes;
         recordOf_[nameNode] = old.record;
         use(nameNode);
       } else {
@@ -489,6 +500,10 @@ void Checker::bind(NodeId nameNode, const Type& type, NodeId valueNode) {
       }
       return;
     }
+  }
+  // Lowering writes a rebound name into its existing buffer, so the buffer counts every write.
+  if (it != locals_.end() && it->second.record >= 0 && valueRecord >= 0 && valueRecord != it->second.record) {
+    records_[valueRecord].writes = records_[it->second.record].writes + 1;
   }
   Binding b;
   b.type = type;

@@ -314,7 +314,10 @@ Type Checker::checkBuiltin(NodeId id, const BuiltinInfo& info, const std::vector
       if (!shape) return Type::error();
       use(args[0]);
       r.shape = *shape;
-      if (recordOf_[id] >= 0) records_[recordOf_[id]].shape = r.shape;
+      if (recordOf_[id] >= 0) {
+        records_[recordOf_[id]].shape = r.shape;
+        records_[recordOf_[id]].inPlaceFrom.clear();  // a Select, which never runs in place
+      }
       return r;
     }
     case Builtin::ReduceSum:
@@ -473,7 +476,15 @@ Type Checker::checkStore(NodeId id, NodeId view, NodeId value, const std::map<st
     error(id, fmt::format("atomic accumulation into {} is not supported (supported: f16, f32, i32)", dtypeName(v.dtype)));
     return Type::error();
   }
-  use(value);
+  if (storeCopyRecord(value)) {
+    // The copy is the output queue; the stored name is only read by it.
+    bool savedValue = inStoreValue_;
+    inStoreValue_ = true;
+    use(value);
+    inStoreValue_ = savedValue;
+  } else {
+    use(value);
+  }
   Type r;
   r.kind = TypeKind::None;
   return r;
@@ -625,6 +636,9 @@ Type Checker::checkReduction(NodeId id, const BuiltinInfo& info, NodeId x, const
   if (recordOf_[id] >= 0) {
     records_[recordOf_[id]].shape = r.shape;
     records_[recordOf_[id]].dtype = r.dtype;
+    records_[recordOf_[id]].inPlaceFrom.clear();  // a Reduce or Scan, which never runs in place
+    // The work record is made just before the result (elementwise()); a reduction's is small (per row).
+    if (!scan && info.workFactor > 0 && recordOf_[id] > 0) records_[recordOf_[id] - 1].reduceWork = true;
   }
   return r;
 }

@@ -1,21 +1,27 @@
 // Sema, part 5: on-chip buffer accounting. Every tile value is a buffer live from the operation that makes it
 // to its last use; a use inside a loop that does not contain the definition keeps the buffer live to that
 // loop's end. Values handed between stages (copyin -> compute -> copyout) are queue buffers with `buffers=`
-// copies. Work buffers of reductions and high-level math are live at their operation only. The peak per
-// memory must fit its capacity; this is the budget the buffer planner works within.
+// copies, and with more than one copy they rotate over the iterations of their loop, so all copies are live
+// for the whole loop. Work buffers of reductions and high-level math are live at their operation only.
+// The buffers are then laid out with the planner's own model (sema_layout.h: sizes, alignment, first fit),
+// and the end of that layout per memory must fit its capacity, so what passes here the planner places.
 #include <fmt/format.h>
 
 #include <algorithm>
 
 #include "dsl/sema_internal.h"
+#include "dsl/sema_layout.h"
 
 namespace tilecraft::dsl::detail {
 
 namespace {
 
+bool isQueue(const BufferRecord& r) {
+  return (r.mem == Mem::UB || r.mem == Mem::L1) && (r.defStage == Stage::CopyIn || r.usedInCopyOut);
+}
+
 int64_t depthOf(const BufferRecord& r) {
-  bool queue = (r.mem == Mem::UB || r.mem == Mem::L1) && (r.defStage == Stage::CopyIn || r.usedInCopyOut);
-  return queue ? r.buffers : 1;
+  return isQueue(r) ? r.buffers : 1;
 }
 
 std::string extentsStr(const BufferRecord& r) {
@@ -44,6 +50,11 @@ int Checker::newRecord(NodeId def, const Type& type, std::string label, int work
   }
   r.defLoopDepth = loops_.size();
   r.defStage = stage_;
+  r.stageStart = stage_ == Stage::None ? r.start : stageStart_;
+  if (!loops_.empty()) {
+    r.loop = loops_.back().node;
+    r.loopStart = loops_.back().startPos;
+  }
   for (auto it = loops_.rbegin(); it != loops_.rend(); ++it) {
     if (it->isTile) {
       r.buffers = it->buffers;
@@ -77,53 +88,148 @@ void Checker::use(NodeId operand) {
   BufferRecord& r = records_[index];
   r.end = std::max(r.end, pos_ + 1);
   if (loops_.size() > r.defLoopDepth && r.extendTo == kNoNode) r.extendTo = loops_[r.defLoopDepth].node;
-  if (stage_ != r.defStage && stage_ != Stage::None) r.usedInOtherStage = true;
+  // What is computed inside store(...) in copyout is lowered into a compute stage just before it.
+  Stage at = inStoreValue_ ? Stage::Compute : stage_;
+  if (at != r.defStage && at != Stage::None) {
+    r.usedInOtherStage = true;
+    r.lastStage = stageNode_;
+  }
   // Only the value a store writes is an output queue; what is computed inside store(...) to make it is not.
   if (stage_ == Stage::CopyOut && !inStoreValue_) r.usedInCopyOut = true;
 }
 
 void Checker::closeLoop(NodeId loop) {
   for (BufferRecord& r : records_) {
+    if (r.loop == loop) r.loopEnd = pos_;
     if (r.extendTo != loop) continue;
     r.end = std::max(r.end, pos_);
     r.extendTo = kNoNode;
   }
 }
 
+void Checker::closeStage(NodeId stage) {
+  for (BufferRecord& r : records_) {
+    if (r.lastStage == stage) r.end = std::max(r.end, pos_);
+  }
+}
+
+bool Checker::storeCopyRecord(NodeId value) {
+  if (ast_.kind(value) != NodeKind::Name || recordOf_[value] < 0) return false;
+  const BufferRecord& stored = records_[recordOf_[value]];
+  if (stored.mem != Mem::UB || (stored.writes == 1 && stored.defLoopDepth == loops_.size())) return false;
+  BufferRecord r = stored;
+  r.def = value;
+  r.label = fmt::format("copy of '{}' for the store", ast_.node(value).name);
+  r.named = true;
+  r.workFactor = 0;
+  r.reduceWork = false;
+  r.dead = false;
+  r.writes = 1;
+  r.start = r.end = r.stageStart = pos_ + 1;
+  r.defLoopDepth = loops_.size();
+  r.extendTo = kNoNode;
+  r.defStage = Stage::Compute;
+  r.usedInOtherStage = r.usedInCopyOut = true;
+  r.lastStage = stageNode_;
+  r.buffers = 1;
+  for (auto it = loops_.rbegin(); it != loops_.rend(); ++it) {
+    if (it->isTile) {
+      r.buffers = it->buffers;
+      break;
+    }
+  }
+  r.loop = loops_.empty() ? kNoNode : loops_.back().node;
+  r.loopStart = loops_.empty() ? 0 : loops_.back().startPos;
+  records_.push_back(std::move(r));
+  return true;
+}
+
 int64_t Checker::recordBytes(const BufferRecord& r, NodeId tileVar, int64_t size) const {
-  int64_t elements = 1;
-  for (const Dim& d : r.shape) elements *= (d.kind == Dim::Kind::Tile && d.ref == tileVar) ? size : d.value;
-  int64_t bytes = (elements * dtypeBits(r.dtype) + 7) / 8;
-  bytes = (bytes + kBufferAlignBytes - 1) / kBufferAlignBytes * kBufferAlignBytes;
+  std::vector<int64_t> extents;
+  for (const Dim& d : r.shape) extents.push_back((d.kind == Dim::Kind::Tile && d.ref == tileVar) ? size : d.value);
+  if (r.reduceWork) return reduceWorkBytes(r.dtype, extents.empty() ? 1 : extents.back());
+  int64_t bytes = tileBytes(r.dtype, extents);
   return r.workFactor > 0 ? bytes * r.workFactor : bytes;
+}
+
+namespace {
+
+/// Live positions of a record as the planner sees them: all copies of a rotating queue live for its loop.
+std::pair<uint32_t, uint32_t> lifetime(const BufferRecord& r) {
+  uint32_t start = isQueue(r) ? std::min(r.start, r.stageStart) : r.start;
+  if (depthOf(r) > 1 && r.loop != kNoNode) return {std::min(start, r.loopStart), std::max(r.end, r.loopEnd)};
+  return {start, r.end};
+}
+
+/// "193 KiB (197664 bytes)" when the KiB figure is rounded, so a near miss does not read as a fit.
+std::string bytesStr(int64_t bytes) {
+  return bytes % 1024 == 0 || bytes < 1024 ? kib(bytes) : fmt::format("{} ({} bytes)", kib(bytes), bytes);
+}
+
+}  // namespace
+
+int64_t Checker::layoutEnd(Mem mem, NodeId tileVar, int64_t size) const {
+  // The planner's in-place rule (buffer_plan.cpp): an elementwise result that is a plain compute buffer may
+  // take the slot of a plain operand of the same size that dies at that op; the slot lives for both.
+  auto single = [](const BufferRecord& r) {
+    return !isQueue(r) && !r.usedInOtherStage && r.workFactor == 0 && r.writes == 1 && !r.folded && !r.dead;
+  };
+  std::vector<std::pair<uint32_t, uint32_t>> life(records_.size());
+  std::vector<size_t> rep(records_.size());
+  for (size_t i = 0; i < records_.size(); ++i) {
+    life[i] = lifetime(records_[i]);
+    rep[i] = i;
+  }
+  for (size_t i = 0; i < records_.size(); ++i) {
+    const BufferRecord& r = records_[i];
+    if (r.mem != mem || r.unknownSize || !single(r)) continue;
+    for (int from : r.inPlaceFrom) {
+      const BufferRecord& s = records_[from];
+      size_t slot = rep[from];
+      if (static_cast<size_t>(from) == i || !single(s) || s.mem != mem || s.unknownSize ||
+          life[slot].second != r.start || recordBytes(s, tileVar, size) != recordBytes(r, tileVar, size)) {
+        continue;
+      }
+      rep[i] = slot;
+      life[slot].second = std::max(life[slot].second, life[i].second);
+      break;
+    }
+  }
+  std::vector<LayoutItem> items;
+  for (size_t i = 0; i < records_.size(); ++i) {
+    const BufferRecord& r = records_[i];
+    if (r.mem != mem || r.dead || r.unknownSize || rep[i] != i) continue;
+    items.push_back({mem, recordBytes(r, tileVar, size), depthOf(r), life[i].first, life[i].second});
+  }
+  return placeBuffers(items).end[static_cast<size_t>(mem)];
 }
 
 void Checker::checkCapacity(KernelInfo& kernel) {
   for (Mem mem : {Mem::UB, Mem::L1, Mem::L0A, Mem::L0B, Mem::L0C}) {
-    auto peakOf = [&](NodeId tileVar, int64_t size, uint32_t* where) {
-      int64_t peak = 0;
-      for (uint32_t p = 0; p <= pos_ + 1; ++p) {
-        int64_t live = 0;
-        for (const BufferRecord& r : records_) {
-          if (r.mem != mem || r.dead || r.unknownSize || r.start > p || r.end < p) continue;
-          live += recordBytes(r, tileVar, size) * depthOf(r);
-        }
-        if (live > peak) {
-          peak = live;
-          if (where) *where = p;
-        }
-      }
-      return peak;
-    };
-    uint32_t at = 0;
-    int64_t peak = peakOf(kNoNode, 0, &at);
+    int64_t peak = layoutEnd(mem, kNoNode, 0);
     kernel.peakBytes[static_cast<size_t>(mem)] = peak;
     int64_t capacity = memCapacityBytes(mem);
     if (peak <= capacity) continue;
 
+    // The notes show the buffers live where the most bytes are live at once.
+    uint32_t at = 0;
+    int64_t most = -1;
+    for (uint32_t p = 0; p <= pos_ + 1; ++p) {
+      int64_t live = 0;
+      for (const BufferRecord& r : records_) {
+        auto [start, end] = lifetime(r);
+        if (r.mem != mem || r.dead || r.unknownSize || start > p || end < p) continue;
+        live += recordBytes(r, kNoNode, 0) * depthOf(r);
+      }
+      if (live > most) {
+        most = live;
+        at = p;
+      }
+    }
     std::vector<const BufferRecord*> live;
     for (const BufferRecord& r : records_) {
-      if (r.mem == mem && !r.dead && !r.unknownSize && r.start <= at && r.end >= at) live.push_back(&r);
+      auto [start, end] = lifetime(r);
+      if (r.mem == mem && !r.dead && !r.unknownSize && start <= at && end >= at) live.push_back(&r);
     }
     std::stable_sort(live.begin(), live.end(), [&](const BufferRecord* a, const BufferRecord* b) {
       return recordBytes(*a, kNoNode, 0) * depthOf(*a) > recordBytes(*b, kNoNode, 0) * depthOf(*b);
@@ -141,11 +247,11 @@ void Checker::checkCapacity(KernelInfo& kernel) {
     }
     bool doubled = std::any_of(live.begin(), live.end(), [](const BufferRecord* r) { return depthOf(*r) > 1; });
     NodeId blame = tileVar != kNoNode ? tiles_.at(tileVar).sizeNode : live.front()->def;
-    std::string message = fmt::format("tiles in {} need {} at their peak{}; {} available", memName(mem), kib(peak),
+    std::string message = fmt::format("tiles in {} need {} at their peak{}; {} available", memName(mem), bytesStr(peak),
                                       doubled ? " with double buffering" : "", kib(capacity));
     if (tileVar != kNoNode) {
       message = fmt::format("tiles in {} need {} at their peak{} with tile size {} for '{}'; {} available",
-                            memName(mem), kib(peak), doubled ? " (double-buffered)" : "", tiles_.at(tileVar).size,
+                            memName(mem), bytesStr(peak), doubled ? " (double-buffered)" : "", tiles_.at(tileVar).size,
                             ast_.node(tileVar).name, kib(capacity));
     }
     auto d = error(blame, message);
@@ -155,7 +261,8 @@ void Checker::checkCapacity(KernelInfo& kernel) {
       int64_t bytes = recordBytes(*r, kNoNode, 0);
       std::string what = r->workFactor > 0 ? r->label : fmt::format("{} {}", r->label, dtypeName(r->dtype));
       std::string times = depthOf(*r) > 1 ? fmt::format(" x{} buffers", depthOf(*r)) : "";
-      d.note(ast_.span(r->def), fmt::format("{} of {} = {}{}", what, extentsStr(*r), kib(bytes), times));
+      std::string of = r->reduceWork ? "" : " of " + extentsStr(*r);
+      d.note(ast_.span(r->def), fmt::format("{}{} = {}{}", what, of, kib(bytes), times));
     }
     if (tileVar == kNoNode) {
       d.hint(fmt::format("make these tiles smaller; they must fit in {} of {}", kib(capacity), memName(mem)));
@@ -167,7 +274,7 @@ void Checker::checkCapacity(KernelInfo& kernel) {
     int64_t hi = info.size - 1;
     while (lo < hi) {  // largest size that fits
       int64_t mid = (lo + hi + 1) / 2;
-      if (peakOf(tileVar, mid, nullptr) <= capacity) {
+      if (layoutEnd(mem, tileVar, mid) <= capacity) {
         lo = mid;
       } else {
         hi = mid - 1;

@@ -40,6 +40,7 @@ void Checker::checkFor(NodeId id) {
     targets.clear();
   }
   scopes_.push_back(id);
+  loop.startPos = pos_;
   loops_.push_back(loop);
   for (size_t i = 0; i < names.size(); ++i) {
     Type t = targets.empty() ? Type::error() : targets[i];
@@ -299,8 +300,10 @@ void Checker::checkWith(NodeId id) {
   }
   stage_ = *t.stageValue;
   stageNode_ = id;
+  stageStart_ = pos_;
   result_.stages[id] = stage_;
   checkBlock(ast_.withBody(id));
+  closeStage(id);
   stage_ = Stage::None;
   stageNode_ = kNoNode;
   result_.types[id].kind = TypeKind::None;

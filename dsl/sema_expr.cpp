@@ -496,7 +496,13 @@ Type Checker::elementwise(NodeId id, const char* what, DTypeSet allowed, const s
   r.shape = shape;
   vectorUse_ = id;
   if (workFactor > 0) newRecord(firstTile, result_.types[firstTile], fmt::format("work buffer of {}", what), workFactor);
-  newRecord(id, r, what);
+  int result = newRecord(id, r, what);
+  // Lowering may write the result over an operand that dies here (dst == src); capacity decides per layout.
+  if (workFactor == 0) {
+    for (NodeId o : operands) {
+      if (recordOf_[o] >= 0) records_[result].inPlaceFrom.push_back(recordOf_[o]);
+    }
+  }
   return r;
 }
 
@@ -530,7 +536,10 @@ Type Checker::checkCompare(NodeId id) {
   Type r = elementwise(id, what.c_str(), allowed, {n.kids[0], n.kids[1]});
   if (r.isError()) return r;
   r.dtype = DType::Bool;
-  if (recordOf_[id] >= 0) records_[recordOf_[id]].dtype = DType::Bool;
+  if (recordOf_[id] >= 0) {
+    records_[recordOf_[id]].dtype = DType::Bool;
+    records_[recordOf_[id]].inPlaceFrom.clear();  // a Compare, which never runs in place
+  }
   return r;
 }
 

@@ -40,6 +40,19 @@ struct BufferRecord {
   bool usedInCopyOut = false;
   bool unknownSize = false;   // has a dim with no bound: already diagnosed, left out of the sums
   bool dead = false;          // folded into another buffer (a matmul accumulated in place)
+  bool reduceWork = false;    // the work buffer of a reduction: sized by reduceWorkBytes, not by its tile
+  // The innermost loop around the definition, [loopStart, loopEnd]: a queue buffer with several copies
+  // rotates over its iterations, so the planner keeps all copies live for the whole loop.
+  NodeId loop = kNoNode;
+  uint32_t loopStart = 0;
+  uint32_t loopEnd = 0;
+  // A queue buffer is held from AllocTensor at the start of its producing stage block to FreeTensor at the
+  // end of the last stage block that reads it.
+  uint32_t stageStart = 0;
+  NodeId lastStage = kNoNode;
+  int writes = 1;  // ops that write the name's buffer (lowering writes every rebinding of a name into it)
+  bool folded = false;          // an in-place update of an outer name: lowering writes into that name's buffer
+  std::vector<int> inPlaceFrom; // operands of the elementwise op that made it: it may overwrite one that dies
 };
 
 struct Binding {
@@ -54,6 +67,7 @@ struct LoopContext {
   NodeId node = kNoNode;
   bool isTile = false;  // tiles() or grid(): values crossing stages get `buffers` copies
   int64_t buffers = 1;
+  uint32_t startPos = 0;  // the checker's position when the loop opens
 };
 
 /// A tile loop variable (the Name node of a tiles()/grid() target).
@@ -125,8 +139,15 @@ class Checker {
   int newRecord(NodeId def, const Type& type, std::string label, int workFactor = 0);
   void use(NodeId operand);
   void closeLoop(NodeId loop);
+  void closeStage(NodeId stage);
+  /// The buffer lowering adds for a store of `value` (a name) written more than once or at another level:
+  /// a fresh output queue copied from it just before the copyout.
+  bool storeCopyRecord(NodeId value);
   void checkCapacity(KernelInfo& kernel);
   int64_t recordBytes(const BufferRecord& r, NodeId loop, int64_t size) const;
+  /// The checker's buffers in `mem` laid out with the planner's model (sema_layout.h), with `tileVar` at
+  /// `size`; returns the end of the layout.
+  int64_t layoutEnd(Mem mem, NodeId tileVar, int64_t size) const;
 
   // --- state ----------------------------------------------------------------------------------------------
   const support::SourceManager& sources_;
@@ -152,6 +173,7 @@ class Checker {
   std::vector<BufferRecord> records_;
   std::set<std::string> unknownReported_;  // dims already reported as unbounded in this kernel
   uint32_t pos_ = 0;
+  uint32_t stageStart_ = 0;  // position where the current stage block opened
 };
 
 std::string kib(int64_t bytes);

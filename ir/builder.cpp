@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "dsl/sema_layout.h"
 #include "ir/check.h"
 
 namespace tilecraft::ir {
@@ -271,10 +272,7 @@ BufferId Builder::workFor(Op op, BufferId src, BufferId dst) {
   if (isReduce(op)) {
     // ReduceSum/Max/Min keep one partial result per 256-byte repeat of a row: roundup(repeats, 32 B)
     // elements, about twice that for max/min (ascendc_api.md, reductions); sized for the longest row reduced.
-    int64_t row = s.shape.back().value;
-    int64_t bytes = dsl::dtypeBits(s.dtype) / 8;
-    int64_t repeats = (row * bytes + 255) / 256;
-    int64_t elements = alignUp(2 * repeats, 32 / bytes);
+    int64_t elements = dsl::reduceWorkBytes(s.dtype, s.shape.back().value) / (dsl::dtypeBits(s.dtype) / 8);
     return addBuffer(buf(dst).name + ".work", Mem::UB, s.dtype, {Extent::constant(elements)},
                      BufferKind::Work);
   }

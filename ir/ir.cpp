@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "dsl/sema_layout.h"
 #include "ir/check.h"
 
 namespace tilecraft::ir {
@@ -150,14 +151,12 @@ int64_t alignUp(int64_t value, int64_t align) {
 }
 
 int64_t tileBytes(DType dtype, const std::vector<Extent>& shape) {
-  int64_t outer = 1;
-  int64_t inner = 1;
-  for (size_t i = 0; i < shape.size(); ++i) {
-    TILECRAFT_CHECK(shape[i].bounded(), "a buffer extent has no upper bound");
-    (i + 1 == shape.size() ? inner : outer) *= shape[i].value;
+  std::vector<int64_t> extents;
+  for (const Extent& e : shape) {
+    TILECRAFT_CHECK(e.bounded(), "a buffer extent has no upper bound");
+    extents.push_back(e.value);
   }
-  int64_t rowBytes = alignUp((inner * dsl::dtypeBits(dtype) + 7) / 8, 32);
-  return outer * rowBytes;
+  return dsl::tileBytes(dtype, extents);  // the checker sizes tiles with the same function
 }
 
 }  // namespace tilecraft::ir

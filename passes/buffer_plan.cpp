@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "dsl/sema_layout.h"
 #include "ir/check.h"
 #include "passes/passes.h"
 
@@ -117,41 +118,18 @@ void bufferPlan(ir::Kernel& kernel, PassContext& context) {
     }
   }
 
-  // First fit, largest first (ties in order of birth): a slot takes the lowest aligned offset that no slot
-  // with an overlapping lifetime occupies. Placing big buffers first keeps small ones from fragmenting the
-  // space.
-  std::vector<ir::BufferId> orderIds;
-  for (ir::BufferId b = 0; b < kernel.buffers.size(); ++b) {
-    if (life[b].start >= 0 && rep[b] == b) orderIds.push_back(b);
-  }
-  std::stable_sort(orderIds.begin(), orderIds.end(), [&](ir::BufferId a, ir::BufferId c) {
-    int64_t sa = kernel.buffers[a].bytes * kernel.buffers[a].buffers;
-    int64_t sc = kernel.buffers[c].bytes * kernel.buffers[c].buffers;
-    return sa != sc ? sa > sc : life[a].start < life[c].start;
-  });
-  kernel.plannedBytes.fill(0);
+  // The layout itself is the model the checker also uses (dsl/sema_layout.h): one item per slot.
   std::vector<ir::BufferId> placed;
-  for (ir::BufferId b : orderIds) {
-    ir::Buffer& buf = kernel.buffers[b];
-    int64_t size = buf.bytes * buf.buffers;
-    int64_t align = ir::alignmentOf(buf.mem);
-    std::vector<std::pair<int64_t, int64_t>> busy;
-    for (ir::BufferId o : placed) {
-      const ir::Buffer& other = kernel.buffers[o];
-      if (other.mem != buf.mem || life[o].end < life[b].start || life[b].end < life[o].start) continue;
-      busy.push_back({other.offset, other.offset + other.bytes * other.buffers});
-    }
-    std::sort(busy.begin(), busy.end());
-    int64_t offset = 0;
-    for (const auto& [lo, hi] : busy) {
-      if (offset + size <= lo) break;
-      offset = std::max(offset, ir::alignUp(hi, align));
-    }
-    buf.offset = offset;
+  std::vector<dsl::LayoutItem> items;
+  for (ir::BufferId b = 0; b < kernel.buffers.size(); ++b) {
+    if (life[b].start < 0 || rep[b] != b) continue;
+    const ir::Buffer& buf = kernel.buffers[b];
     placed.push_back(b);
-    int64_t& used = kernel.plannedBytes[static_cast<int>(buf.mem)];
-    used = std::max(used, offset + size);
+    items.push_back({buf.mem, buf.bytes, buf.buffers, life[b].start, life[b].end});
   }
+  dsl::Layout layout = dsl::placeBuffers(items);
+  for (size_t i = 0; i < placed.size(); ++i) kernel.buffers[placed[i]].offset = layout.offsets[i];
+  kernel.plannedBytes = layout.end;
   for (ir::BufferId b = 0; b < kernel.buffers.size(); ++b) {
     if (life[b].start >= 0 && rep[b] != b) kernel.buffers[b].offset = kernel.buffers[rep[b]].offset;
   }

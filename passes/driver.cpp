@@ -5,13 +5,9 @@
 #include <ostream>
 #include <sstream>
 
-#include "dsl/lexer.h"
-#include "dsl/parser.h"
-#include "dsl/sema.h"
+#include "dsl/driver.h"
 #include "ir/printer.h"
 #include "passes/lower.h"
-#include "support/diagnostic.h"
-#include "support/source.h"
 
 namespace tilecraft::passes {
 
@@ -20,11 +16,7 @@ bool isIrEmit(const std::string& emit) {
 }
 
 int runCompileIr(const IrCompileOptions& options, std::ostream& out, std::ostream& err, Clock* clock) {
-  if (options.diagnostics != "text" && options.diagnostics != "json") {
-    err << fmt::format("error: unknown --diagnostics value '{}' (expected text or json)\n",
-                       options.diagnostics);
-    return 2;
-  }
+  if (int status = dsl::checkDiagnosticsFormat(options.diagnostics, err)) return status;
   std::string stopAfter;
   if (options.emit.rfind("ir-after=", 0) == 0) {
     stopAfter = options.emit.substr(9);
@@ -41,45 +33,29 @@ int runCompileIr(const IrCompileOptions& options, std::ostream& out, std::ostrea
         options.emit);
     return 2;
   }
-  support::SourceManager sources;
-  std::string readError;
-  auto file = sources.addFile(options.file, &readError);
-  if (!file) {
-    err << "error: " << readError << "\n";
-    return 2;
-  }
-  support::DiagnosticEngine diagnostics;
-  std::vector<dsl::Token> tokens = dsl::lex(sources, *file, diagnostics);
-  dsl::Ast ast = dsl::parse(tokens, diagnostics);
   std::ostringstream output;
-  std::vector<std::string> verifierErrors;
-  // Each step runs only on a program the previous one accepted, so errors never cascade.
-  if (!diagnostics.hasErrors()) {
-    dsl::SemaResult sema = dsl::check(sources, ast, diagnostics);
-    if (!diagnostics.hasErrors()) {
-      ir::Module module = lower(ast, sema, sources, diagnostics);
-      if (!diagnostics.hasErrors()) {
+  int status = dsl::compileFile(
+      {options.file, options.diagnostics},
+      [&](dsl::Program& p) {
+        std::vector<std::string> internalErrors;
+        ir::Module module = lower(p.ast, p.sema, p.sources, p.diagnostics);
+        // The pipeline runs only on a module lowering accepted, so errors never cascade.
+        if (p.diagnostics.hasErrors()) return internalErrors;
         SteadyClock steady;
         PipelineOptions pipeline;
         pipeline.stopAfter = stopAfter;
         pipeline.printAfterAll = options.printAfterAll ? &output : nullptr;
         pipeline.timings = options.timePasses ? &err : nullptr;
         pipeline.clock = clock ? clock : &steady;
-        bool ok = runPipeline(module, pipeline, diagnostics, &verifierErrors);
+        std::vector<std::string> verifierErrors;
+        bool ok = runPipeline(module, pipeline, p.diagnostics, &verifierErrors);
         if (ok && !options.printAfterAll) output << ir::printModule(module);
-      }
-    }
-  }
-  if (options.diagnostics == "json") {
-    err << support::renderJson(sources, diagnostics.diagnostics());
-  } else {
-    err << support::renderText(sources, diagnostics.diagnostics());
-    err << support::renderSummary(diagnostics.errorCount(), diagnostics.warningCount());
-  }
-  for (const std::string& e : verifierErrors) err << "internal compiler error: IR verifier: " << e << "\n";
-  if (diagnostics.hasErrors() || !verifierErrors.empty()) return 1;
-  out << output.str();
-  return 0;
+        for (const std::string& e : verifierErrors) internalErrors.push_back("IR verifier: " + e);
+        return internalErrors;
+      },
+      err);
+  if (status == 0) out << output.str();
+  return status;
 }
 
 }  // namespace tilecraft::passes

@@ -54,19 +54,20 @@ TEST_F(DriverTest, TokensNeedOnlyTheLexer) {
   EXPECT_EQ(out_.str().substr(0, 21), "1:1 Name 'N'\n1:3 Assi");
 }
 
-TEST_F(DriverTest, LaterStagesAreRefusedClearly) {
-  for (const char* emit : {"ascendc", "project"}) {
-    EXPECT_EQ(run(emit), 1) << emit;
-    EXPECT_EQ(out_.str(), "");
-    EXPECT_EQ(err_.str(), std::string("error: --emit=") + emit +
-                              " is not implemented yet (available: tokens, ast, ir, ir-after=PASS)\n");
-  }
+TEST_F(DriverTest, PlannedStagesAreRefusedClearly) {
+  EXPECT_EQ(run("project"), 1);
+  EXPECT_EQ(out_.str(), "");
+  EXPECT_EQ(err_.str(), "error: --emit=project is not implemented yet (available: tokens, ast, ir, "
+                        "ir-after=PASS, ascendc)\n");
 }
 
-TEST_F(DriverTest, IrStagesBelongToTheIrDriver) {
+TEST_F(DriverTest, LaterStagesBelongToTheirDrivers) {
   EXPECT_EQ(run("ir-after=tiling"), 2);
   EXPECT_EQ(err_.str(), "error: --emit=ir-after=tiling is produced by the IR driver, not the front end "
                         "(passes::runCompileIr)\n");
+  EXPECT_EQ(run("ascendc"), 2);
+  EXPECT_EQ(err_.str(), "error: --emit=ascendc is produced by the AscendC driver, not the front end "
+                        "(codegen::runCompileAscendC)\n");
 }
 
 TEST_F(DriverTest, UsageErrors) {
@@ -81,6 +82,45 @@ TEST_F(DriverTest, UsageErrors) {
   std::ostringstream err;
   EXPECT_EQ(runCompile(missing, out, err), 2);
   EXPECT_EQ(err.str().rfind("error: cannot open '/nonexistent/k.tile'", 0), 0u) << err.str();
+}
+
+// compileFile: the back end runs only on a clean program; its internal errors come after the diagnostics.
+TEST_F(DriverTest, CompileFileSkipsTheBackEndOnErrors) {
+  bool ran = false;
+  std::ostringstream err;
+  EXPECT_EQ(compileFile({path_, "text"}, [&](Program&) {
+    ran = true;
+    return std::vector<std::string>{};
+  }, err), 1);
+  EXPECT_FALSE(ran);
+  EXPECT_NE(err.str().find("error: name 'nope' is not defined\n"), std::string::npos) << err.str();
+}
+
+TEST_F(DriverTest, CompileFileLexOnlyAndInternalErrors) {
+  std::ostringstream err;
+  size_t tokens = 0;
+  bool parsed = true;
+  EXPECT_EQ(compileFile({path_, "text", true}, [&](Program& p) {
+    tokens = p.tokens.size();
+    parsed = p.ast.size() > 0;
+    return std::vector<std::string>{"IR verifier: after tiling: broken"};
+  }, err), 1);
+  EXPECT_GT(tokens, 50u);
+  EXPECT_FALSE(parsed);
+  EXPECT_EQ(err.str(), "internal compiler error: IR verifier: after tiling: broken\n");
+}
+
+TEST_F(DriverTest, CompileFileUsageErrors) {
+  std::ostringstream err;
+  auto never = [](Program&) -> std::vector<std::string> {
+    ADD_FAILURE() << "back end ran";
+    return {};
+  };
+  EXPECT_EQ(compileFile({path_, "xml"}, never, err), 2);
+  EXPECT_EQ(err.str(), "error: unknown --diagnostics value 'xml' (expected text or json)\n");
+  std::ostringstream err2;
+  EXPECT_EQ(compileFile({"/nonexistent/k.tile", "json"}, never, err2), 2);
+  EXPECT_EQ(err2.str().rfind("error: cannot open '/nonexistent/k.tile'", 0), 0u) << err2.str();
 }
 
 }  // namespace

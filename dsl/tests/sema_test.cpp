@@ -82,17 +82,17 @@ TEST(Sema, DeadTemporariesDoNotCountAtThePeak) {
   testing::Frontend f(rowKernel("            a = v * 2.0\n            b = a + 1.0\n            c = b * b\n"
                                 "            out = c - 1.0\n"));
   ASSERT_FALSE(f.diagnostics.hasErrors()) << f.text();
-  // At `a = v * 2.0`: v (x2) + a = 48 KiB; later steps hold two temporaries, v's queue and out's queue while
-  // v is live... v's last use is the first multiply, so the peak is at the end: c + out (x2) = 48 KiB.
-  EXPECT_EQ(f.sema.kernels[0].peakBytes[static_cast<size_t>(Mem::UB)], 48 * 1024);
+  // v and out are double-buffered queues whose copies rotate over the loop (2 x 32 KiB, live throughout);
+  // a, b and c each die at the next op, which writes over them in place: one 16 KiB slot. 80 KiB in all.
+  EXPECT_EQ(f.sema.kernels[0].peakBytes[static_cast<size_t>(Mem::UB)], 80 * 1024);
 }
 
 TEST(Sema, WorkBuffersOfReductionsCount) {
   testing::Frontend f(rowKernel("            out = v - reduce_max(v, axis=-1)\n"));
   ASSERT_FALSE(f.diagnostics.hasErrors()) << f.text();
-  // At reduce_max: v (x2, 32 KiB) + work (16 KiB) + the 4x1 result (32 bytes); then at the subtraction
-  // v (32 KiB) + max (32 bytes) + out (x2, 32 KiB).
-  EXPECT_EQ(f.sema.kernels[0].peakBytes[static_cast<size_t>(Mem::UB)], 64 * 1024 + 32);
+  // v and out (x2 each, 64 KiB) live across the loop; the work buffer holds two partials per 256-byte repeat
+  // of a 1024-element row (32 f32 = 128 bytes), and the 4x1 maximum pads each row to 32 bytes (128 bytes).
+  EXPECT_EQ(f.sema.kernels[0].peakBytes[static_cast<size_t>(Mem::UB)], 64 * 1024 + 128 + 128);
 }
 
 // 12 rows fit (12 x 16 KiB = 192 KiB); the hint names the largest power of two and the exact limit.

@@ -24,6 +24,7 @@ constexpr uint32_t kBlock = 32;
 struct BlockState {
   uint32_t writer = 0;
   uint32_t readers[kPipeCount] = {};
+  uint8_t readerPipes = 0;  // bit p set: readers[p] is current (a write clears them all at once)
 };
 
 struct Arena {
@@ -274,9 +275,16 @@ class Core {
   void touchGm(uint32_t idx, uintptr_t addr, uint64_t len, bool isWrite, const char* what, const SrcLoc& loc) {
     if (len == 0) return;
     uintptr_t first = addr / kBlock, last = (addr + len - 1) / kBlock;
+    uintptr_t pageNo = ~uintptr_t{0};
+    std::array<BlockState, 2048>* cached = nullptr;
     for (uintptr_t b = first; b <= last; ++b) {
-      auto& page = gmPages_[b >> 11];
-      if (!page) page = std::make_unique<std::array<BlockState, 2048>>();
+      if ((b >> 11) != pageNo) {
+        pageNo = b >> 11;
+        auto& slot = gmPages_[pageNo];
+        if (!slot) slot = std::make_unique<std::array<BlockState, 2048>>();
+        cached = slot.get();
+      }
+      auto* page = cached;
       order(idx, (*page)[b & 2047], isWrite, what, loc, 0);
     }
   }
@@ -291,17 +299,19 @@ class Core {
       if (p != q && w.seq > know_[q][p]) hazard(idx, bs.writer - 1, isWrite ? "overwrites" : "reads", "wrote", what, loc, addr);
     }
     if (isWrite) {
-      for (int p = 0; p < kPipeCount; ++p) {
+      // A scalar read stalls the scalar unit until its data arrives, and the scalar unit issues everything that
+      // follows it, so no later instruction can overwrite data before a scalar read of it has completed.
+      unsigned others = bs.readerPipes & ~(1u << q) & ~(1u << static_cast<int>(Pipe::S));
+      for (int p = 0; others; ++p, others >>= 1) {
+        if (!(others & 1u)) continue;
         uint32_t r = bs.readers[p];
-        // A scalar read stalls the scalar unit until its data arrives, and the scalar unit issues everything that
-        // follows it, so no later instruction can overwrite data before a scalar read of it has completed.
-        if (!r || p == q || p == static_cast<int>(Pipe::S)) continue;
         if (trace_[r - 1].seq > know_[q][p]) hazard(idx, r - 1, "overwrites", "still reads", what, loc, addr);
       }
       bs.writer = idx + 1;
-      std::fill(std::begin(bs.readers), std::end(bs.readers), 0u);
+      bs.readerPipes = 0;
     } else {
       bs.readers[q] = idx + 1;
+      bs.readerPipes = static_cast<uint8_t>(bs.readerPipes | (1u << q));
     }
   }
 

@@ -182,6 +182,7 @@ class VecInstr {
            what, memName(t.ref_.mem));
     }
     core_.checkAlign(t.ref_, kBlock, what, loc_);
+    if (!(s.blk == 1 && uint64_t{s.rep} * kBlock == uint64_t{lanes_} * sizeof(T))) allDense_ = false;
     Operand o;
     o.ref = &t.ref_;
     o.base = core_.ptr(t.ref_.mem, t.ref_.offset);
@@ -234,6 +235,12 @@ class VecInstr {
   // elements of a run are contiguous: f(r, first, n). The fast path of the elementwise drivers.
   template <typename F>
   void forEachRun(F&& f) const {
+    // Counter mode over operands laid out back to back: lane i of repeat r is element r * lanes + i of each
+    // operand, so the whole instruction is one run (and the caller's loop can vectorise).
+    if (counter_ && allDense_) {
+      if (total_ > 0) f(0u, 0u, static_cast<uint32_t>(total_));
+      return;
+    }
     const uint32_t chunk = kBlock * lanes_ / kRepeatBytes;  // lanes in one block of the widest type
     for (uint32_t r = 0; r < repeats_; ++r) {
       uint32_t end = laneEnd(r);
@@ -389,6 +396,13 @@ class VecInstr {
         have = true;
       }
     };
+    // Fast path: counter mode with dense strides touches one contiguous byte range.
+    if (counter_ && o.stride.blk == 1 && uint64_t{o.stride.rep} * kBlock == uint64_t{lanes_} * o.elemBytes) {
+      if (total_ == 0) return;
+      if (isWrite) core_.write(ins_, *o.ref, 0, total_ * o.elemBytes, o.what, loc_);
+      else core_.read(ins_, *o.ref, 0, total_ * o.elemBytes, o.what, loc_);
+      return;
+    }
     for (uint32_t r = 0; r < repeats_; ++r) {
       uint32_t end = laneEnd(r);
       for (uint32_t b0 = 0; b0 < end; b0 += epb) {
@@ -413,6 +427,7 @@ class VecInstr {
   uint32_t lanes_ = 0;
   uint32_t repeats_ = 0;
   bool counter_ = false;
+  bool allDense_ = true;  // every operand so far has block stride 1 and back-to-back repeats
   uint64_t total_ = 0;
   uint64_t bits_[2] = {};
   uint32_t maxActiveLane_ = 0;  // highest lane index any repeat uses

@@ -1,0 +1,69 @@
+// The one sizing and placement model of on-chip buffers (see sema_layout.h for why it is shared).
+#include "dsl/sema_layout.h"
+
+#include <algorithm>
+#include <numeric>
+#include <utility>
+
+namespace tilecraft::dsl {
+
+namespace {
+
+int64_t alignUp(int64_t value, int64_t align) {
+  return (value + align - 1) / align * align;
+}
+
+}  // namespace
+
+int64_t bufferAlignment(Mem mem) {
+  return mem == Mem::L0A || mem == Mem::L0B ? 512 : 32;
+}
+
+int64_t tileBytes(DType dtype, std::span<const int64_t> extents) {
+  int64_t outer = 1;
+  int64_t inner = 1;
+  for (size_t i = 0; i < extents.size(); ++i) (i + 1 == extents.size() ? inner : outer) *= extents[i];
+  return outer * alignUp((inner * dtypeBits(dtype) + 7) / 8, 32);
+}
+
+int64_t reduceWorkBytes(DType dtype, int64_t rowElements) {
+  int64_t bytes = dtypeBits(dtype) / 8;
+  int64_t repeats = (rowElements * bytes + 255) / 256;
+  return alignUp(2 * repeats, 32 / bytes) * bytes;
+}
+
+Layout placeBuffers(std::span<const LayoutItem> items) {
+  Layout layout;
+  layout.offsets.assign(items.size(), 0);
+  std::vector<size_t> order(items.size());
+  std::iota(order.begin(), order.end(), size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t c) {
+    int64_t sa = items[a].bytes * items[a].copies;
+    int64_t sc = items[c].bytes * items[c].copies;
+    return sa != sc ? sa > sc : items[a].start < items[c].start;
+  });
+  std::vector<size_t> placed;
+  for (size_t i : order) {
+    const LayoutItem& item = items[i];
+    int64_t size = item.bytes * item.copies;
+    std::vector<std::pair<int64_t, int64_t>> busy;
+    for (size_t o : placed) {
+      const LayoutItem& other = items[o];
+      if (other.mem != item.mem || other.end < item.start || item.end < other.start) continue;
+      busy.push_back({layout.offsets[o], layout.offsets[o] + other.bytes * other.copies});
+    }
+    std::sort(busy.begin(), busy.end());
+    int64_t offset = 0;
+    for (const auto& [lo, hi] : busy) {
+      if (offset + size <= lo) break;
+      offset = std::max(offset, alignUp(hi, bufferAlignment(item.mem)));
+    }
+    layout.offsets[i] = offset;
+    placed.push_back(i);
+    int64_t& end = layout.end[static_cast<size_t>(item.mem)];
+    end = std::max(end, offset + size);
+  }
+  return layout;
+}
+
+}  // namespace tilecraft::dsl

@@ -1,0 +1,45 @@
+// On-chip buffer sizing and layout, shared by the checker (sema_capacity.cpp) and the buffer planner
+// (passes/buffer_plan.cpp). Both size a tile, size a work buffer and place live buffers with these functions,
+// so the checker's verdict is the planner's layout: a program the checker accepts is one the planner places.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "dsl/types.h"
+
+namespace tilecraft::dsl {
+
+/// Offset alignment of a buffer in `mem`: 32 bytes, 512 for L0A/L0B (their fractal blocks).
+int64_t bufferAlignment(Mem mem);
+
+/// Bytes of one copy of a tile with these extents (upper bounds): the innermost row padded to 32 bytes, as
+/// DataCopyPad lays rows out in UB.
+int64_t tileBytes(DType dtype, std::span<const int64_t> extents);
+
+/// Work buffer of a reduction over rows of `rowElements`: one partial result per 256-byte repeat of a row,
+/// roundup(repeats, 32 B) elements, about twice that for max/min (ascendc_api.md, reductions).
+int64_t reduceWorkBytes(DType dtype, int64_t rowElements);
+
+/// One buffer to place: `copies` x `bytes` in `mem`, live over the positions [start, end].
+struct LayoutItem {
+  Mem mem = Mem::UB;
+  int64_t bytes = 0;
+  int64_t copies = 1;
+  int64_t start = 0;
+  int64_t end = 0;
+};
+
+struct Layout {
+  std::vector<int64_t> offsets;  // per item
+  std::array<int64_t, 6> end{};  // per Mem: the end of the highest placed buffer
+};
+
+/// First fit, largest first (ties in order of birth, then of index): an item takes the lowest aligned
+/// offset that no item with an overlapping lifetime occupies. Placing big buffers first keeps small ones from
+/// fragmenting the space. Deterministic for a given item list.
+Layout placeBuffers(std::span<const LayoutItem> items);
+
+}  // namespace tilecraft::dsl

@@ -1,0 +1,123 @@
+// The checker's capacity model is the buffer planner's (dsl/sema_layout.h): these pin the rules that made
+// the two disagree before (queue copies, in-place results, work-buffer sizes, padded rows) and the
+// diagnostic a kernel that does not fit gets. passes/tests/pipeline_test.cpp compares both on every example.
+#include <gtest/gtest.h>
+
+#include "dsl/sema_layout.h"
+#include "dsl/tests/frontend_fixture.h"
+
+namespace tilecraft::dsl {
+namespace {
+
+int64_t ubPeak(const testing::Frontend& f) {
+  return f.sema.kernels.at(0).peakBytes[static_cast<size_t>(Mem::UB)];
+}
+
+// RMSNorm over rows of up to 8192 f32 (32 KiB each), one row per tile.
+std::string rmsNorm(const std::string& tileArgs) {
+  return "M = dim()\nN = dim(max=8192)\n\n@kernel\n"
+         "def rms(x: Tensor[f32, (M, N)], gamma: Tensor[f32, (1, N)], y: Tensor[f32, (M, N)], eps: f32 = 1e-6):\n"
+         "    rows = split(M, cores=vector_cores())\n"
+         "    with copyin:\n        g = load(gamma[0:1, :])\n"
+         "    for r in tiles(rows, size=1" + tileArgs + "):\n"
+         "        with copyin:\n            v = load(x[r, :])\n"
+         "        with compute:\n            ms = reduce_mean(v * v, axis=-1)\n"
+         "            out = v * rsqrt(ms + eps) * g\n"
+         "        with copyout:\n            store(y[r, :], out)\n";
+}
+
+// x and y double-buffered rotate over the loop (4 x 32 KiB), gamma and the x*x temporary (2 x 32 KiB), the
+// reduction's work buffer (1 KiB) and the row statistic (32 bytes): the 197664 bytes the planner needs.
+TEST(SemaCapacity, QueueCopiesStayLiveForTheirWholeLoop) {
+  testing::Frontend f(rmsNorm(""));
+  ASSERT_EQ(f.diagnostics.errorCount(), 1u) << f.text();
+  const auto& d = f.diagnostics.diagnostics().back();
+  EXPECT_EQ(d.message, "tiles in UB need 193 KiB (197664 bytes) at their peak (double-buffered) with tile size 1 "
+                       "for 'r'; 192 KiB available");
+  EXPECT_EQ(f.sources.text(d.span), "1");
+  EXPECT_EQ(d.hint, "even size=1 for 'r' does not fit; shrink the other tile dimensions or use buffers=1");
+  EXPECT_EQ(ubPeak(f), 197664);
+  // With single buffers the same kernel fits: 4 x 32 KiB + 1 KiB + 32 bytes.
+  testing::Frontend one(rmsNorm(", buffers=1"));
+  ASSERT_FALSE(one.diagnostics.hasErrors()) << one.text();
+  EXPECT_EQ(ubPeak(one), 4 * 32768 + 1024 + 32);
+}
+
+// log_softmax at two rows of 4096 f32 per tile: six 32 KiB buffers plus row statistics do not fit; the hint
+// comes from the same layout at smaller sizes.
+TEST(SemaCapacity, HintComesFromTheLayout) {
+  testing::Frontend f(
+      "M = dim()\nN = dim(max=4096)\n\n@kernel\ndef ls(x: Tensor[f32, (M, N)], y: Tensor[f32, (M, N)]):\n"
+      "    rows = split(M, cores=vector_cores())\n    for r in tiles(rows, size=2):\n"
+      "        with copyin:\n            v = load(x[r, :])\n"
+      "        with compute:\n            shifted = v - reduce_max(v, axis=-1)\n"
+      "            out = shifted - log(reduce_sum(exp(shifted), axis=-1))\n"
+      "        with copyout:\n            store(y[r, :], out)\n");
+  ASSERT_EQ(f.diagnostics.errorCount(), 1u) << f.text();
+  const auto& d = f.diagnostics.diagnostics().back();
+  EXPECT_EQ(d.message, "tiles in UB need 192.6 KiB (197184 bytes) at their peak (double-buffered) with tile size 2 "
+                       "for 'r'; 192 KiB available");
+  EXPECT_EQ(d.hint, "use size=1 for 'r' (the largest that fits)");
+}
+
+// A 4x1024 f32 row kernel (16 KiB tiles) with `compute` as its compute stage, storing `out`.
+std::string rowKernel(const std::string& compute, const std::string& store = "out") {
+  return "M = dim()\nN = 1024\n\n@kernel\ndef k(x: Tensor[f32, (M, N)], y: Tensor[f32, (M, N)]):\n"
+         "    rows = split(M, cores=vector_cores())\n    for r in tiles(rows, size=4):\n"
+         "        with copyin:\n            v = load(x[r, :])\n"
+         "        with compute:\n" + compute +
+         "        with copyout:\n            store(y[r, :], " + store + ")\n";
+}
+
+// An elementwise result may overwrite an operand that dies at it, but not one that is read later.
+TEST(SemaCapacity, InPlaceOnlyOverAnOperandThatDies) {
+  testing::Frontend dies(rowKernel("            a = v * 2.0\n            b = a + 1.0\n            out = b * 3.0\n"));
+  ASSERT_FALSE(dies.diagnostics.hasErrors()) << dies.text();
+  EXPECT_EQ(ubPeak(dies), 4 * 16384 + 16384);  // v, out (x2 each); a and b share one slot
+  testing::Frontend lives(rowKernel("            a = v * 2.0\n            b = a + 1.0\n            out = b * a\n"));
+  ASSERT_FALSE(lives.diagnostics.hasErrors()) << lives.text();
+  EXPECT_EQ(ubPeak(lives), 4 * 16384 + 2 * 16384);  // a is read after b is made: two slots
+}
+
+// A name written twice is copied into a fresh output queue before the copyout, as lowering does: o (16 KiB),
+// the tanh result and its work buffer (2 x 16 KiB), v and the copy of o (x2 each).
+TEST(SemaCapacity, AugmentedTileAssignmentIsStoredAndItsCopyCounted) {
+  testing::Frontend f(rowKernel("            o = v * 1.0\n            o += tanh(o) * 2.0\n", "o"));
+  ASSERT_FALSE(f.diagnostics.hasErrors()) << f.text();
+  ASSERT_EQ(f.sema.kernels.size(), 1u);
+  EXPECT_TRUE(f.sema.kernels[0].params[1].stored);
+  EXPECT_EQ(typeStr(f.sema.types[f.find(NodeKind::AugAssign)]), "f32[r, 1024] in UB");
+  EXPECT_EQ(ubPeak(f), 7 * 16384);
+}
+
+TEST(SemaCapacity, AugmentedAssignmentWorksForEveryTileOperator) {
+  for (const char* op : {"+=", "-=", "*=", "/="}) {
+    testing::Frontend f(rowKernel(std::string("            o = v * 1.0\n            o ") + op + " v\n", "o"));
+    EXPECT_FALSE(f.diagnostics.hasErrors()) << op << "\n" << f.text();
+  }
+}
+
+TEST(SemaLayout, TileBytesPadEveryRowTo32Bytes) {
+  EXPECT_EQ(tileBytes(DType::F32, std::vector<int64_t>{4, 1}), 4 * 32);
+  EXPECT_EQ(tileBytes(DType::F16, std::vector<int64_t>{2, 24}), 2 * 64);
+  EXPECT_EQ(tileBytes(DType::F32, std::vector<int64_t>{1024}), 4096);
+  EXPECT_EQ(reduceWorkBytes(DType::F32, 1024), 128);  // 16 repeats, two partials each
+  EXPECT_EQ(reduceWorkBytes(DType::F16, 16), 32);     // one repeat, rounded up to 32 bytes
+}
+
+TEST(SemaLayout, FirstFitReusesDeadSpaceAndAlignsL0) {
+  std::vector<LayoutItem> items = {
+      {Mem::UB, 1000, 1, 0, 1},  // placed after the big one, which is live at the same time
+      {Mem::UB, 2048, 1, 0, 3},
+      {Mem::UB, 1000, 1, 2, 3},  // overlaps only the big one: reuses the first's space
+      {Mem::L0A, 100, 1, 0, 1},
+      {Mem::L0A, 100, 1, 0, 1},
+  };
+  Layout layout = placeBuffers(items);
+  EXPECT_EQ(layout.offsets, (std::vector<int64_t>{2048, 0, 2048, 0, 512}));
+  EXPECT_EQ(layout.end[static_cast<size_t>(Mem::UB)], 3048);
+  EXPECT_EQ(layout.end[static_cast<size_t>(Mem::L0A)], 612);
+}
+
+}  // namespace
+}  // namespace tilecraft::dsl
