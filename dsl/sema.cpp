@@ -251,6 +251,7 @@ void Checker::checkKernel(NodeId id) {
   stageNode_ = splitNode_ = cubeUse_ = vectorUse_ = kNoNode;
   splitCube_ = false;
   pos_ = 0;
+  lastComputeDepth_ = SIZE_MAX;
 
   for (NodeId p : ast_.params(id)) checkParam(p, kernel);
   checkBlock(ast_.kernelBody(id));

@@ -100,7 +100,9 @@ struct KernelInfo {
   CoreKind coreKind = CoreKind::Vector;
   int64_t cores = 0;  // requested count; 0 = every core of the kind; 1 when the kernel has no split or grid
   std::vector<ParamInfo> params;
-  std::array<int64_t, 6> peakBytes{};  // per Mem, with double buffers and work buffers, at the chosen tile sizes
+  // Per Mem: the end of the checker's layout of its buffers (double buffers, work buffers, alignment), at the
+  // chosen tile sizes; the planner's layout of the same kernel ends at or below it.
+  std::array<int64_t, 6> peakBytes{};
 };
 
 struct SemaResult {

@@ -314,6 +314,7 @@ Type Checker::checkBuiltin(NodeId id, const BuiltinInfo& info, const std::vector
       if (!shape) return Type::error();
       use(args[0]);
       r.shape = *shape;
+      stagingRecords(id, {args[0], args[1], args[2]}, r, true);
       if (recordOf_[id] >= 0) {
         records_[recordOf_[id]].shape = r.shape;
         records_[recordOf_[id]].inPlaceFrom.clear();  // a Select, which never runs in place

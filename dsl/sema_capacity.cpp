@@ -1,10 +1,13 @@
-// Sema, part 5: on-chip buffer accounting. Every tile value is a buffer live from the operation that makes it
-// to its last use; a use inside a loop that does not contain the definition keeps the buffer live to that
-// loop's end. Values handed between stages (copyin -> compute -> copyout) are queue buffers with `buffers=`
-// copies, and with more than one copy they rotate over the iterations of their loop, so all copies are live
-// for the whole loop. Work buffers of reductions and high-level math are live at their operation only.
-// The buffers are then laid out with the planner's own model (sema_layout.h: sizes, alignment, first fit),
-// and the end of that layout per memory must fit its capacity, so what passes here the planner places.
+// Sema, part 5: on-chip buffer accounting, as the lowering and the buffer planner will allocate. Every tile
+// value is a buffer live from the operation that makes it to its last use; a use inside a loop that does not
+// contain the definition keeps the buffer live to that loop's end. Values handed between stages are queue
+// buffers with `buffers=` copies, held from the start of their producing stage block to the end of the last
+// stage block that reads them; with two copies they rotate over the iterations of their loop, so both are live
+// for the whole loop. Lowering's extra buffers are counted too: the copy of a stored name written more than
+// once, the broadcast and filled operands of compare and where, work buffers at their operation. An
+// elementwise result may take the slot of a plain operand that dies at it. The buffers are then laid out with
+// the planner's own functions (sema_layout.h: sizes, alignment, first fit), and the end of that layout per
+// memory must fit its capacity, so what passes here the planner places.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -50,7 +53,7 @@ int Checker::newRecord(NodeId def, const Type& type, std::string label, int work
   }
   r.defLoopDepth = loops_.size();
   r.defStage = stage_;
-  r.stageStart = stage_ == Stage::None ? r.start : stageStart_;
+  r.stageStart = stage_ == Stage::None ? r.start : inStoreValue_ ? storeStageStart_ : stageStart_;
   if (!loops_.empty()) {
     r.loop = loops_.back().node;
     r.loopStart = loops_.back().startPos;
@@ -124,8 +127,11 @@ bool Checker::storeCopyRecord(NodeId value) {
   r.workFactor = 0;
   r.reduceWork = false;
   r.dead = false;
+  r.folded = false;
+  r.inPlaceFrom.clear();
   r.writes = 1;
-  r.start = r.end = r.stageStart = pos_ + 1;
+  r.start = r.end = pos_ + 1;
+  r.stageStart = storeStageStart_;
   r.defLoopDepth = loops_.size();
   r.extendTo = kNoNode;
   r.defStage = Stage::Compute;
@@ -142,6 +148,28 @@ bool Checker::storeCopyRecord(NodeId value) {
   r.loopStart = loops_.empty() ? 0 : loops_.back().startPos;
   records_.push_back(std::move(r));
   return true;
+}
+
+void Checker::stagingRecords(NodeId at, const std::vector<NodeId>& operands, const Type& result, bool fillNumbers) {
+  for (NodeId o : operands) {
+    const Type& t = result_.types[o];
+    Type temp = result;
+    std::string label;
+    if (t.kind == TypeKind::Buffer) {
+      bool same = t.shape.size() == result.shape.size();
+      for (size_t i = 0; same && i < t.shape.size(); ++i) same = sameDim(t.shape[i], result.shape[i]);
+      if (same) continue;
+      temp.dtype = t.dtype;
+      label = "broadcast operand";
+    } else if (fillNumbers && (t.kind == TypeKind::Int || t.kind == TypeKind::Float)) {
+      label = "filled operand";
+    } else {
+      continue;
+    }
+    // Live alongside the op's result (made just before), like a work buffer.
+    int index = newRecord(at, temp, std::move(label), 1);
+    records_[index].start = records_[index].end = pos_;
+  }
 }
 
 int64_t Checker::recordBytes(const BufferRecord& r, NodeId tileVar, int64_t size) const {

@@ -141,6 +141,9 @@ std::vector<Type> Checker::iterator(NodeId forNode, LoopContext& loop) {
     }
     loop.buffers = *b;
   }
+  // Lowering gives each grid block one tile and one copy of each value (nothing to overlap within a block);
+  // capacity counts what the planner will allocate.
+  if (info->id == Builtin::Grid) loop.buffers = 1;
   auto sizeIt = kw.find("size");
   if (sizeIt == kw.end()) {
     return fail(fmt::format("{}() needs size=", info->name),
@@ -301,9 +304,19 @@ void Checker::checkWith(NodeId id) {
   stage_ = *t.stageValue;
   stageNode_ = id;
   stageStart_ = pos_;
+  NodeId scope = scopes_.empty() ? kNoNode : scopes_.back();
+  bool afterCompute = lastComputeDepth_ == scopes_.size() && lastComputeScope_ == scope;
+  storeStageStart_ = stage_ == Stage::CopyOut && afterCompute ? lastComputeStart_ : pos_;
   result_.stages[id] = stage_;
   checkBlock(ast_.withBody(id));
   closeStage(id);
+  if (stage_ == Stage::Compute) {
+    lastComputeStart_ = stageStart_;
+    lastComputeScope_ = scope;
+    lastComputeDepth_ = scopes_.size();
+  } else {
+    lastComputeDepth_ = SIZE_MAX;  // only a compute block directly before the copyout takes its stores' work
+  }
   stage_ = Stage::None;
   stageNode_ = kNoNode;
   result_.types[id].kind = TypeKind::None;

@@ -535,6 +535,7 @@ Type Checker::checkCompare(NodeId id) {
   }
   Type r = elementwise(id, what.c_str(), allowed, {n.kids[0], n.kids[1]});
   if (r.isError()) return r;
+  if (a.kind == TypeKind::Buffer && b.kind == TypeKind::Buffer) stagingRecords(id, {n.kids[0], n.kids[1]}, r, false);
   r.dtype = DType::Bool;
   if (recordOf_[id] >= 0) {
     records_[recordOf_[id]].dtype = DType::Bool;

@@ -2,6 +2,7 @@
 // sema_expr.cpp expressions and indexing, sema_builtins.cpp builtin calls, sema_capacity.cpp buffer accounting.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <set>
 #include <optional>
@@ -143,6 +144,9 @@ class Checker {
   /// The buffer lowering adds for a store of `value` (a name) written more than once or at another level:
   /// a fresh output queue copied from it just before the copyout.
   bool storeCopyRecord(NodeId value);
+  /// The temporaries lowering adds for an op whose operands must have the result's shape (compare, where):
+  /// a broadcast copy of each tile operand of another shape, and with `fillNumbers` a filled tile per number.
+  void stagingRecords(NodeId at, const std::vector<NodeId>& operands, const Type& result, bool fillNumbers);
   void checkCapacity(KernelInfo& kernel);
   int64_t recordBytes(const BufferRecord& r, NodeId loop, int64_t size) const;
   /// The checker's buffers in `mem` laid out with the planner's model (sema_layout.h), with `tileVar` at
@@ -174,6 +178,13 @@ class Checker {
   std::set<std::string> unknownReported_;  // dims already reported as unbounded in this kernel
   uint32_t pos_ = 0;
   uint32_t stageStart_ = 0;  // position where the current stage block opened
+  // What store(...) computes in copyout, and the copy of a stored name, are lowered into the compute stage
+  // just before the copyout (the previous compute block at the same level, if any): queue buffers made there
+  // are allocated from that block's start.
+  uint32_t storeStageStart_ = 0;
+  uint32_t lastComputeStart_ = 0;
+  NodeId lastComputeScope_ = kNoNode;
+  size_t lastComputeDepth_ = SIZE_MAX;
 };
 
 std::string kib(int64_t bytes);
