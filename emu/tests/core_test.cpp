@@ -220,3 +220,45 @@ TEST(LaunchTest, TheLaunchingCodeKeepsItsOwnCoreGlobals) {
 }
 
 }  // namespace
+
+namespace {
+
+class UnwrittenTest : public EmuTest {};
+
+// DataCopy moves whole 32-byte blocks: a block written in part goes out, one nothing wrote is an error.
+TEST_F(UnwrittenTest, DataMovementChecksWholeBlocks) {
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> buf;
+  pipe.InitBuffer(buf, 64);
+  LocalTensor<float> t = buf.Get<float>();
+  float* gm = static_cast<float*>(GmAlloc(64));
+  GlobalTensor<float> g;
+  g.SetGlobalBuffer(gm, 16);
+  t.SetValue(0, 5.0f);
+  PipeBarrier<PIPE_ALL>();
+  DataCopy(g, t, 8);  // one block, 4 of its 32 bytes written: fine
+  PipeBarrier<PIPE_ALL>();
+  EXPECT_EQ(gm[0], 5.0f);
+  EXPECT_EQ(checkMessage([&] { DataCopy(g, t, 16); }),
+            "DataCopy src reads UB bytes [0, 64) and nothing wrote any of the 32-byte block at byte 32; hint: copy "
+            "data in or Duplicate a value before reading");
+  GmFree(gm);
+}
+
+TEST_F(UnwrittenTest, ALocalCopyCarriesUnwrittenBytesAlong) {
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> a, b;
+  pipe.InitBuffer(a, 32);
+  pipe.InitBuffer(b, 32);
+  LocalTensor<float> src = a.Get<float>();
+  LocalTensor<float> dst = b.Get<float>();
+  src.SetValue(0, 1.0f);
+  PipeBarrier<PIPE_ALL>();
+  DataCopy(dst, src, 8);
+  PipeBarrier<PIPE_ALL>();
+  std::string msg = checkMessage([&] { Adds(dst, dst, 1.0f, 8); });
+  EXPECT_EQ(msg.rfind("Adds src reads UB bytes [32, 64) that nothing wrote: byte 36 (4 into the operand)", 0), 0u)
+      << msg;
+}
+
+}  // namespace

@@ -538,8 +538,6 @@ inline void DataCopyPadWithReduce(const GlobalTensor<T>& dstGlobal, const LocalT
 
 
 // The masked vector copy needs the vector engine; it comes with it.
-#if __has_include("emu/vec_engine.h")
 #include "emu/datacopy_vcopy.h"
-#endif
 
 #include "emu/datacopy_gm.h"

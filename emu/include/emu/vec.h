@@ -3,13 +3,7 @@
 
 #include "emu/vec_engine.h"
 #include "emu/vec_elementwise.h"
-#if __has_include("emu/vec_cast_cmp.h")
 #include "emu/vec_cast_cmp.h"
-#endif
-#if __has_include("emu/vec_reduce.h")
 #include "emu/vec_reduce.h"
-#endif
-#if __has_include("emu/vec_gather.h")
 #include "emu/vec_gather.h"
-#endif
 #include "emu/vec_symbol.h"
