@@ -10,6 +10,7 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <unordered_map>
 
 #include "emu/base.h"
@@ -33,10 +34,50 @@ struct Arena {
   std::vector<BlockState> blocks;
   void ensure(uint32_t size) {
     if (!data.empty()) return;
+    recycled().take(*this, size);
     // Fill with a pattern, not zeros, so that a read of unwritten data that slipped past the checks is visible.
     data.assign(size, 0xA5);
     written.assign(size, 0);
     blocks.assign(size / kBlock, BlockState{});
+  }
+  ~Arena() {
+    if (!data.empty()) recycled().give(*this);
+  }
+  Arena() = default;
+  Arena(const Arena&) = delete;
+  Arena& operator=(const Arena&) = delete;
+
+ private:
+  // Memory of finished cores, reused by the next launch: a launch then refills its state instead of faulting in
+  // fresh pages, which otherwise costs more than running a small kernel.
+  struct Pool {
+    std::mutex mu;
+    std::vector<Arena*> free;  // owns the vectors moved into these shells
+    void give(Arena& a) {
+      std::lock_guard<std::mutex> lock(mu);
+      if (free.size() >= 64) return;
+      Arena* shell = new Arena;
+      shell->data.swap(a.data);
+      shell->written.swap(a.written);
+      shell->blocks.swap(a.blocks);
+      free.push_back(shell);
+    }
+    void take(Arena& a, uint32_t size) {
+      std::lock_guard<std::mutex> lock(mu);
+      for (size_t i = free.size(); i-- > 0;) {
+        if (free[i]->data.capacity() < size) continue;
+        a.data.swap(free[i]->data);
+        a.written.swap(free[i]->written);
+        a.blocks.swap(free[i]->blocks);
+        delete free[i];
+        free.erase(free.begin() + static_cast<std::ptrdiff_t>(i));
+        return;
+      }
+    }
+  };
+  static Pool& recycled() {
+    static Pool* pool = new Pool;  // never destroyed: cores may finish during static destruction
+    return *pool;
   }
 };
 
@@ -82,6 +123,12 @@ class Core {
       for (int q = 0; q < kPipeCount; ++q) know_[p][q] = 0;
     maskLow_ = maskHigh_ = ~0ULL;
   }
+
+  ~Core() {
+    for (auto& entry : gmPages_) giveGmPage(std::move(entry.second));
+  }
+  Core(const Core&) = delete;
+  Core& operator=(const Core&) = delete;
 
   CoreKind kind() const { return kind_; }
   int64_t blockIdx() const { return blockIdx_; }
@@ -281,7 +328,7 @@ class Core {
       if ((b >> 11) != pageNo) {
         pageNo = b >> 11;
         auto& slot = gmPages_[pageNo];
-        if (!slot) slot = std::make_unique<std::array<BlockState, 2048>>();
+        if (!slot) slot = takeGmPage();
         cached = slot.get();
       }
       auto* page = cached;
@@ -338,7 +385,36 @@ class Core {
   uint32_t know_[kPipeCount][kPipeCount];
   uint32_t tokens_ = 0;
   EventFlag flags_[static_cast<int>(AscendC::HardEvent::MAX)][AscendC::QUE_MAX_EVENT];
-  std::unordered_map<uintptr_t, std::unique_ptr<std::array<BlockState, 2048>>> gmPages_;
+  using GmPage = std::array<BlockState, 2048>;  // ordering state of 64 KiB of GM
+  std::unordered_map<uintptr_t, std::unique_ptr<GmPage>> gmPages_;
+
+  // GM pages of finished cores are reused (reset) by later ones, like arenas: see Arena::Pool.
+  struct GmPagePool {
+    std::mutex mu;
+    std::vector<std::unique_ptr<GmPage>> free;
+  };
+  static GmPagePool& gmPagePool() {
+    static GmPagePool* pool = new GmPagePool;
+    return *pool;
+  }
+  static std::unique_ptr<GmPage> takeGmPage() {
+    GmPagePool& pool = gmPagePool();
+    std::unique_lock<std::mutex> lock(pool.mu);
+    if (pool.free.empty()) {
+      lock.unlock();
+      return std::make_unique<GmPage>();
+    }
+    std::unique_ptr<GmPage> page = std::move(pool.free.back());
+    pool.free.pop_back();
+    lock.unlock();
+    page->fill(BlockState{});
+    return page;
+  }
+  static void giveGmPage(std::unique_ptr<GmPage> page) {
+    GmPagePool& pool = gmPagePool();
+    std::lock_guard<std::mutex> lock(pool.mu);
+    if (pool.free.size() < 4096) pool.free.push_back(std::move(page));
+  }
 };
 
 // The core whose code is running now. Cores run one at a time (see launch.h), so a plain global suffices.

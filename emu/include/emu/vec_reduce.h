@@ -55,13 +55,15 @@ struct Best {
 
 // Binary tree over v (size a power of two): adjacent pairs, then pairs of partial sums.
 template <typename T>
-inline T treeSum(std::vector<T> v) {
-  if (v.empty()) return T{};
-  while (v.size() > 1) {
-    std::vector<T> next((v.size() + 1) / 2);
-    for (size_t i = 0; i < next.size(); ++i)
-      next[i] = 2 * i + 1 < v.size() ? addRounded(v[2 * i], v[2 * i + 1]) : v[2 * i];
-    v.swap(next);
+inline T treeSum(const std::vector<T>& in) {
+  if (in.empty()) return T{};
+  thread_local std::vector<T> v;  // reused: a reduction per row must not allocate per row
+  v.assign(in.begin(), in.end());
+  size_t n = v.size();
+  while (n > 1) {
+    size_t half = (n + 1) / 2;
+    for (size_t i = 0; i < half; ++i) v[i] = 2 * i + 1 < n ? addRounded(v[2 * i], v[2 * i + 1]) : v[2 * i];
+    n = half;
   }
   return v[0];
 }
@@ -76,8 +78,13 @@ inline void checkStride(const char* api, const char* name, int32_t v, const SrcL
 template <typename T>
 inline void loadLanes(VecInstr& vi, const Operand& s, std::vector<std::vector<T>>& vals,
                    std::vector<std::vector<uint8_t>>& act) {
-  vals.assign(vi.repeats(), std::vector<T>(vi.lanes(), fromFloat<T>(0.0f)));
-  act.assign(vi.repeats(), std::vector<uint8_t>(vi.lanes(), 0));
+  // Callers keep these per thread, so a reduction in a loop reuses the rows instead of allocating them again.
+  vals.resize(vi.repeats());
+  act.resize(vi.repeats());
+  for (uint32_t r = 0; r < vi.repeats(); ++r) {
+    vals[r].assign(vi.lanes(), fromFloat<T>(0.0f));
+    act[r].assign(vi.lanes(), 0);
+  }
   vi.forEach([&](uint32_t r, uint32_t lane) {
     std::memcpy(static_cast<void*>(&vals[r][lane]), vi.at<T>(s, r, lane), sizeof(T));
     act[r][lane] = 1;
@@ -131,8 +138,8 @@ inline void wholeReduce(const char* api, RedOp op, const AscendC::LocalTensor<T>
   Operand s =
       vi.operand(src, {static_cast<uint32_t>(srcBlkStride), static_cast<uint32_t>(srcRepStride)}, ws.c_str());
   vi.read(s);
-  std::vector<std::vector<T>> vals;
-  std::vector<std::vector<uint8_t>> act;
+  thread_local std::vector<std::vector<T>> vals;
+  thread_local std::vector<std::vector<uint8_t>> act;
   loadLanes(vi, s, vals, act);
   Core& core = vi.core();
   uint8_t* base = reinterpret_cast<uint8_t*>(dst.GetPhyAddr());
@@ -197,8 +204,8 @@ inline void blockReduce(const char* api, RedOp op, const AscendC::LocalTensor<T>
   Operand s =
       vi.operand(src, {static_cast<uint32_t>(srcBlkStride), static_cast<uint32_t>(srcRepStride)}, ws.c_str());
   vi.read(s);
-  std::vector<std::vector<T>> vals;
-  std::vector<std::vector<uint8_t>> act;
+  thread_local std::vector<std::vector<T>> vals;
+  thread_local std::vector<std::vector<uint8_t>> act;
   loadLanes(vi, s, vals, act);
   const uint32_t epb = kBlock / sizeof(T);
   T* out = dst.GetPhyAddr();
@@ -269,8 +276,8 @@ inline void reduceAll(const char* api, RedOp op, const AscendC::LocalTensor<T>& 
     checkWork(api, work, roundUp(perRepeat * reps, epb), loc);
     checkUb(work, kBlock, ww.c_str(), loc);
   }
-  std::vector<std::vector<T>> vals;
-  std::vector<std::vector<uint8_t>> act;
+  thread_local std::vector<std::vector<T>> vals;
+  thread_local std::vector<std::vector<uint8_t>> act;
   loadLanes(vi, s, vals, act);
   Core& core = vi.core();
   T result{};
@@ -411,8 +418,8 @@ __aicore__ inline void pairReduceSum(const LocalTensor<T>& dstLocal, const Local
       vi.operand(srcLocal, {static_cast<uint32_t>(srcBlkStride), static_cast<uint32_t>(srcRepStride)},
                  "PairReduceSum src");
   vi.read(s);
-  std::vector<std::vector<T>> vals;
-  std::vector<std::vector<uint8_t>> act;
+  thread_local std::vector<std::vector<T>> vals;
+  thread_local std::vector<std::vector<uint8_t>> act;
   v::loadLanes(vi, s, vals, act);
   T* out = dstLocal.GetPhyAddr();
   for (uint32_t r = 0; r < vi.repeats(); ++r) {
