@@ -13,7 +13,8 @@ namespace tilecraft::cli {
 namespace {
 
 void registerCompileCommand(CLI::App& app) {
-  CLI::App* compile = app.add_subcommand("compile", "Compile a Tile DSL program (tokens, checked AST, kernel IR)");
+  CLI::App* compile =
+      app.add_subcommand("compile", "Compile a Tile DSL program (tokens, checked AST, kernel IR, AscendC)");
   auto options = std::make_shared<dsl::CompileOptions>();
   compile->add_option("FILE.tile", options->file, "The DSL program")->required();
   compile->add_option("--emit", options->emit,

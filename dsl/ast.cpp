@@ -42,7 +42,8 @@ const char* opSpelling(OpKind op) {
 
 namespace {
 
-void printNode(const support::SourceManager& sources, const Ast& ast, NodeId id, int depth, std::string& out) {
+void printNode(const support::SourceManager& sources, const Ast& ast, const std::function<std::string(NodeId)>& suffix,
+               NodeId id, int depth, std::string& out) {
   std::string indent(static_cast<size_t>(depth) * 2, ' ');
   if (id == kNoNode) {
     out += indent + "-\n";
@@ -67,19 +68,21 @@ void printNode(const support::SourceManager& sources, const Ast& ast, NodeId id,
   for (char& c : detail) {
     if (c == '\n') c = ' ';
   }
-  out += fmt::format("{}{}{} <{}:{}>\n", indent, nodeKindName(n.kind), detail, lc.line, lc.col);
+  out += fmt::format("{}{}{} <{}:{}>{}\n", indent, nodeKindName(n.kind), detail, lc.line, lc.col,
+                     suffix ? suffix(id) : std::string());
   for (size_t i = 0; i < n.kids.size(); ++i) {
     // The then/else boundary of an If is not visible from the children alone.
     if (n.kind == NodeKind::If && i == n.split) out += indent + "  else\n";
-    printNode(sources, ast, n.kids[i], depth + 1, out);
+    printNode(sources, ast, suffix, n.kids[i], depth + 1, out);
   }
 }
 
 }  // namespace
 
-std::string printAst(const support::SourceManager& sources, const Ast& ast) {
+std::string printAst(const support::SourceManager& sources, const Ast& ast,
+                     const std::function<std::string(NodeId)>& suffix) {
   std::string out;
-  if (ast.root() != kNoNode) printNode(sources, ast, ast.root(), 0, out);
+  if (ast.root() != kNoNode) printNode(sources, ast, suffix, ast.root(), 0, out);
   return out;
 }
 

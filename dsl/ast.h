@@ -22,6 +22,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -119,7 +120,9 @@ class Ast {
   NodeId root_ = kNoNode;
 };
 
-/// Indented tree, one node per line with its line:col, for `--emit=ast` and golden tests.
-std::string printAst(const support::SourceManager& sources, const Ast& ast);
+/// Indented tree, one node per line with its line:col, for `--emit=ast` and golden tests. `suffix(id)`, when
+/// given, is appended to each node's line (the typed dump adds the stage and the type).
+std::string printAst(const support::SourceManager& sources, const Ast& ast,
+                     const std::function<std::string(NodeId)>& suffix = nullptr);
 
 }  // namespace tilecraft::dsl
