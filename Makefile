@@ -2,7 +2,7 @@
 BUILD ?= build
 JOBS ?= $(shell nproc)
 
-.PHONY: demo test setup build bench clean
+.PHONY: demo test setup build bench format tidy clean
 
 demo: build
 	./$(BUILD)/cli/tilecraft emu run --profile samples/*.cpp
@@ -19,6 +19,14 @@ build: setup
 
 bench: build
 	bash bench/run.sh $(BUILD)
+
+# Style tools, with the configs in the repository (.clang-format, .clang-tidy); not part of `make test`.
+SOURCES = $(shell git ls-files '*.cpp' '*.h' | grep -v -e '^samples/' -e '/golden/' -e '/testdata/' -e '/data/')
+format:
+	clang-format -i $(SOURCES)
+
+tidy: build
+	clang-tidy -p $(BUILD) --quiet $(filter %.cpp,$(filter-out emu/% %_test.cpp,$(SOURCES)))
 
 clean:
 	rm -rf $(BUILD)
