@@ -5,6 +5,9 @@
 // Cases, each for UB tiles of 2, 8 and 32 KiB:
 //   add/half, add/float  double-buffered z = x + y (TQue VECIN/VECOUT, DataCopy, Add), the add_custom shape
 //   rowsum/float         rows of 64 floats reduced with one WholeReduceSum per tile (one repeat per row)
+//   addstrided/float     z = x + y on every other 32-byte block of each tile (block stride 2), written out with a
+//                        strided DataCopy: operands of one run per block, the worst case of the check state (the
+//                        tile size is the UB span; half of it is computed)
 #include <benchmark/benchmark.h>
 
 #include <cstdint>
@@ -125,6 +128,57 @@ __global__ __aicore__ void bench_rowsum(GM_ADDR x, GM_ADDR y, GM_ADDR tiling) {
   op.Process();
 }
 
+// Every other block: Add with block stride 2 (64 lanes of 8 blocks per repeat, repeats 16 blocks apart), then a
+// DataCopy of one block per burst with a one-block gap. `tile` counts the elements computed; a tile spans 2x that.
+class KernelAddStrided {
+ public:
+  __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, GM_ADDR z, const BenchTiling& t) {
+    total_ = t.totalLength;
+    tile_ = t.tileLength;
+    xGm_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(x), 2 * total_);
+    yGm_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(y), 2 * total_);
+    zGm_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(z), total_);
+    pipe_.InitBuffer(inX_, 2, 2 * tile_ * sizeof(float));
+    pipe_.InitBuffer(inY_, 2, 2 * tile_ * sizeof(float));
+    pipe_.InitBuffer(outZ_, 2, 2 * tile_ * sizeof(float));
+  }
+  __aicore__ inline void Process() {
+    const uint8_t repeats = static_cast<uint8_t>(tile_ / 64);
+    const uint16_t blocks = static_cast<uint16_t>(tile_ / 8);
+    for (uint32_t i = 0; i < total_ / tile_; i++) {
+      LocalTensor<float> x = inX_.AllocTensor<float>();
+      LocalTensor<float> y = inY_.AllocTensor<float>();
+      DataCopy(x, xGm_[2 * i * tile_], 2 * tile_);
+      DataCopy(y, yGm_[2 * i * tile_], 2 * tile_);
+      inX_.EnQue(x);
+      inY_.EnQue(y);
+      x = inX_.DeQue<float>();
+      y = inY_.DeQue<float>();
+      LocalTensor<float> z = outZ_.AllocTensor<float>();
+      Add(z, x, y, 64, repeats, {2, 2, 2, 16, 16, 16});
+      outZ_.EnQue(z);
+      inX_.FreeTensor(x);
+      inY_.FreeTensor(y);
+      z = outZ_.DeQue<float>();
+      DataCopy(zGm_[i * tile_], z, DataCopyParams(blocks, 1, 1, 0));
+      outZ_.FreeTensor(z);
+    }
+  }
+
+ private:
+  TPipe pipe_;
+  TQue<QuePosition::VECIN, 1> inX_, inY_;
+  TQue<QuePosition::VECOUT, 1> outZ_;
+  GlobalTensor<float> xGm_, yGm_, zGm_;
+  uint32_t total_ = 0, tile_ = 0;
+};
+
+__global__ __aicore__ void bench_add_strided(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR tiling) {
+  KernelAddStrided op;
+  op.Init(x, y, z, CopyTiling(tiling));
+  op.Process();
+}
+
 // GM buffers of one case, filled with the same values for the emulated and the plain run.
 template <typename T>
 struct Buffers {
@@ -237,6 +291,40 @@ void plainRowSum(benchmark::State& state, uint32_t tileBytes) {
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) * n);
 }
 
+// Inputs of 2n floats, n results: the even blocks of x + y.
+void plainAddStridedInto(const float* x, const float* y, uint32_t n, float* z) {
+  for (uint32_t b = 0; b < n / 8; ++b)
+    for (uint32_t i = 0; i < 8; ++i) z[b * 8 + i] = x[b * 16 + i] + y[b * 16 + i];
+}
+
+void emuAddStrided(benchmark::State& state, uint32_t tileBytes) {
+  const uint32_t n = kBytesPerInput / sizeof(float) / 2;
+  Buffers<float> b(2 * n, n);
+  *b.tiling = BenchTiling{n, static_cast<uint32_t>(tileBytes / sizeof(float) / 2)};
+  SetKernelMode(KernelMode::AIV_MODE);
+  for (auto _ : state) {
+    ICPU_RUN_KF(bench_add_strided, 1, reinterpret_cast<uint8_t*>(b.x), reinterpret_cast<uint8_t*>(b.y),
+                reinterpret_cast<uint8_t*>(b.z), reinterpret_cast<uint8_t*>(b.tiling));
+    benchmark::DoNotOptimize(b.z[n - 1]);
+  }
+  std::vector<float> want(n);
+  plainAddStridedInto(b.x, b.y, n, want.data());
+  if (!sameBits(b.z, want.data(), n)) state.SkipWithError("the emulated strided add differs from the plain loop");
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) * n);
+}
+
+void plainAddStrided(benchmark::State& state, uint32_t tileBytes) {
+  const uint32_t n = kBytesPerInput / sizeof(float) / 2;
+  const uint32_t tile = tileBytes / sizeof(float) / 2;
+  Buffers<float> b(2 * n, n);
+  for (auto _ : state) {
+    for (uint32_t t = 0; t < n; t += tile) plainAddStridedInto(b.x + 2 * t, b.y + 2 * t, tile, b.z + t);
+    benchmark::DoNotOptimize(b.z);
+    benchmark::ClobberMemory();
+  }
+  state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) * n);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -251,6 +339,10 @@ int main(int argc, char** argv) {
         ->MeasureProcessCPUTime();
     benchmark::RegisterBenchmark(("rowsum/float" + tile + "/emu").c_str(), emuRowSum, bytes)->MeasureProcessCPUTime();
     benchmark::RegisterBenchmark(("rowsum/float" + tile + "/plain").c_str(), plainRowSum, bytes)
+        ->MeasureProcessCPUTime();
+    benchmark::RegisterBenchmark(("addstrided/float" + tile + "/emu").c_str(), emuAddStrided, bytes)
+        ->MeasureProcessCPUTime();
+    benchmark::RegisterBenchmark(("addstrided/float" + tile + "/plain").c_str(), plainAddStrided, bytes)
         ->MeasureProcessCPUTime();
   }
   benchmark::Initialize(&argc, argv);

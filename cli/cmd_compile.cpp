@@ -6,6 +6,7 @@
 
 #include "cli/registry.h"
 #include "codegen/driver.h"
+#include "codegen/emit_project.h"
 #include "dsl/driver.h"
 #include "passes/driver.h"
 
@@ -19,19 +20,27 @@ void registerCompileCommand(CLI::App& app) {
   compile->add_option("FILE.tile", options->file, "The DSL program")->required();
   compile->add_option("--emit", options->emit,
                       "What to print: tokens | ast (typed AST with buffer budgets) | ir | ir-after=PASS | ascendc "
-                      "(the kernel source); project is not implemented yet")
+                      "(the kernel source) | project (a CANN custom-operator project, written to -o DIR)")
       ->capture_default_str();
+  auto project = std::make_shared<codegen::ProjectOptions>();
+  compile->add_option("-o,--output", project->outDir, "With --emit=project: the folder to write the project into");
+  compile->add_flag("--force", project->force, "With --emit=project: write into a folder that is not empty");
   compile->add_option("--diagnostics", options->diagnostics, "Diagnostics format on stderr: text | json")
       ->capture_default_str();
   auto irFlags = std::make_shared<std::pair<bool, bool>>(false, false);
   compile->add_flag("--print-after-all", irFlags->first, "With --emit=ir: print the IR after lowering and every pass");
   compile->add_flag("--time-passes", irFlags->second, "With --emit=ir: print each pass's time on stderr");
-  compile->callback([options, irFlags] {
+  compile->callback([options, irFlags, project] {
     // The IR stages belong to the passes library; everything else is the front end's.
+    if (int usage = codegen::checkProjectFlags(options->emit, *project, std::cerr)) throw CLI::RuntimeError(usage);
     int status = 0;
     if (passes::isIrEmit(options->emit) || irFlags->first || irFlags->second) {
       passes::IrCompileOptions ir{options->file, options->emit, options->diagnostics, irFlags->first, irFlags->second};
       status = passes::runCompileIr(ir, std::cout, std::cerr);
+    } else if (options->emit == "project") {
+      project->file = options->file;
+      project->diagnostics = options->diagnostics;
+      status = codegen::runCompileProject(*project, std::cout, std::cerr);
     } else if (options->emit == "ascendc") {
       status = codegen::runCompileAscendC({options->file, options->diagnostics}, std::cout, std::cerr);
     } else {

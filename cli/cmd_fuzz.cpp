@@ -1,4 +1,7 @@
-// `tilecraft fuzz`: random valid Tile DSL programs, each checked by the front end and the reference interpreter.
+// `tilecraft fuzz`: random valid Tile DSL programs, each checked by the front end and the reference interpreter,
+// or with --emulate through the whole compiler and the emulator.
+#include <cstdint>
+#include <cstdlib>
 #include <iostream>
 #include <memory>
 
@@ -6,21 +9,64 @@
 
 #include "cli/registry.h"
 #include "fuzz/driver.h"
+#include "fuzz/emulate.h"
+#include "support/process.h"
 
 namespace tilecraft::cli {
 namespace {
 
 void registerFuzzCommand(CLI::App& app) {
-  CLI::App* cmd = app.add_subcommand("fuzz", "Generate random valid Tile DSL programs and check each on the reference");
+  CLI::App* cmd = app.add_subcommand(
+      "fuzz", "Generate random valid Tile DSL programs and check each on the reference (--emulate: also compiled, "
+              "built and run on the emulator)");
   auto options = std::make_shared<fuzz::FuzzOptions>();
   cmd->add_option("--seed", options->seed, "First seed")->capture_default_str();
+  // CLI::PositiveNumber's own message ("Value 0 not in range ...") says neither what the option is for nor what
+  // to pass instead.
   cmd->add_option("--count", options->count, "How many programs (seeds seed, seed+1, ...)")
       ->capture_default_str()
-      ->check(CLI::PositiveNumber);
-  cmd->add_option("--out", options->outDir, "Write fuzz_SEED.tile files here instead of printing them");
-  cmd->callback([options] {
-    interp::DiskFiles files;
-    int status = fuzz::runFuzz(*options, files, std::cout, std::cerr);
+      ->check(CLI::Validator(
+          [](std::string& value) -> std::string {
+            int64_t n = 0;
+            if (!CLI::detail::lexical_cast(value, n)) return "'" + value + "' is not a whole number of programs";
+            if (n < 1) return "'" + value + "' programs: the count must be at least 1 (e.g. --count 100)";
+            return "";
+          },
+          "INT >= 1"));
+  auto* out = cmd->add_option("--out", options->outDir, "Write fuzz_SEED.tile files here instead of printing them");
+  auto emulate = std::make_shared<fuzz::EmulateOptions>();
+  auto emulateOn = std::make_shared<bool>(false);
+  CLI::Option* emulateFlag =
+      cmd->add_flag("--emulate", *emulateOn,
+                    "Compile each program to AscendC, build it against the emulator (in batches), run it and compare "
+                    "with the reference")
+          ->excludes(out);
+  auto atLeastOne = [](const char* unit, const char* example) {
+    return CLI::Validator([=](std::string& value) { return fuzz::checkAtLeastOne(value, unit, example); }, "INT >= 1");
+  };
+  cmd->add_option("--jobs", emulate->jobs, "--emulate: builds and runs at the same time")
+      ->capture_default_str()
+      ->check(atLeastOne("jobs", "--jobs 2"))
+      ->needs(emulateFlag);
+  cmd->add_option("--batch-size", emulate->batchSize, "--emulate: programs per build")
+      ->capture_default_str()
+      ->check(atLeastOne("programs per build", "--batch-size 50"))
+      ->needs(emulateFlag);
+  cmd->add_option("--keep", emulate->keepDir, "--emulate: keep each failing program's .tile and AscendC here")
+      ->needs(emulateFlag);
+  cmd->callback([options, emulate, emulateOn] {
+    int status = 0;
+    if (*emulateOn) {
+      emulate->seed = options->seed;
+      emulate->count = options->count;
+      const char* include = std::getenv("TILECRAFT_EMU_INCLUDE");
+      emulate->emuInclude = include != nullptr && *include != '\0' ? include : TILECRAFT_EMU_INCLUDE_DIR;
+      support::SystemProcessRunner runner;
+      status = fuzz::runEmulate(*emulate, runner, std::cout, std::cerr);
+    } else {
+      interp::DiskFiles files;
+      status = fuzz::runFuzz(*options, files, std::cout, std::cerr);
+    }
     if (status != 0) throw CLI::RuntimeError(status);
   });
 }

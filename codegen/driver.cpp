@@ -46,7 +46,8 @@ std::vector<std::string> splitLines(std::string_view text) {
 
 // Lowering, the pipeline and the emitter on a checked program; returns the verifier's failures (compiler
 // bugs).
-std::vector<std::string> emitProgram(dsl::Program& p, std::string& code, std::string& kernelName) {
+std::vector<std::string> emitProgram(dsl::Program& p, const std::string& namespaceName, const std::string& what,
+                                     const KernelEmit& emitKernel) {
   std::vector<std::string> internalErrors;
   ir::Module module = passes::lower(p.ast, p.sema, p.sources, p.diagnostics);
   // Each step runs only on a program the previous one accepted, so errors never cascade.
@@ -59,7 +60,7 @@ std::vector<std::string> emitProgram(dsl::Program& p, std::string& code, std::st
   if (module.kernels.size() != 1) {
     p.diagnostics
         .error(support::Span{p.file, 0, 0},
-               fmt::format("--emit=ascendc needs exactly one kernel per file; {} has {}", fileName,
+               fmt::format("{} needs exactly one kernel per file; {} has {}", what, fileName,
                            module.kernels.size()))
         .hint("put each @kernel in its own .tile file");
     return internalErrors;
@@ -68,17 +69,28 @@ std::vector<std::string> emitProgram(dsl::Program& p, std::string& code, std::st
   emit.sourceName = fileName;
   emit.sourceLines = splitLines(p.sources.text(p.file));
   emit.attrDefaults = attrDefaults(p.ast, p.sema, module.kernels[0].name);
-  code = emitAscendC(module.kernels[0], emit, p.diagnostics);
-  kernelName = module.kernels[0].name;
+  emit.namespaceName = namespaceName;
+  emitKernel(module.kernels[0], emit, p.diagnostics);
   return internalErrors;
 }
 
 }  // namespace
 
+int compileKernel(const AscendCOptions& options, const std::string& what, const KernelEmit& emitKernel,
+                  std::ostream& err) {
+  return dsl::compileFile(
+      {options.file, options.diagnostics},
+      [&](dsl::Program& p) { return emitProgram(p, options.namespaceName, what, emitKernel); }, err);
+}
+
 int compileToAscendC(const AscendCOptions& options, std::string& code, std::string& kernelName,
                      std::ostream& err) {
-  int status = dsl::compileFile(
-      {options.file, options.diagnostics}, [&](dsl::Program& p) { return emitProgram(p, code, kernelName); },
+  int status = compileKernel(
+      options, "--emit=ascendc",
+      [&](const ir::Kernel& kernel, const EmitOptions& emit, support::DiagnosticEngine& diagnostics) {
+        code = emitAscendC(kernel, emit, diagnostics);
+        kernelName = kernel.name;
+      },
       err);
   if (status != 0) code.clear();
   return status;

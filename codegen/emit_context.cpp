@@ -74,6 +74,7 @@ EmitContext::EmitContext(const ir::Kernel& kernel, const EmitOptions& opts, supp
   className = "Kernel" + camel(k.name);
   tilingName = camel(k.name) + "TilingData";
   entryName = k.name;
+  opType = camel(k.name) + "Custom";
   std::set<std::string> used;
   for (size_t i = 0; i < k.buffers.size(); ++i) {
     std::string name = identifier(k.buffers[i].name);
@@ -149,7 +150,9 @@ std::string EmitContext::scalar(ir::NodeId id, Where where) const {
     case NodeKind::SplitField:
       TILECRAFT_CHECK(where == Where::Device, "a split field in host code");
       return splitMember(n.ref, n.op == Op::Start ? "Start" : "Len");
-    case NodeKind::BlockIdx: return "static_cast<int64_t>(GetBlockIdx())";
+    // A mixed kernel's vector cores walk their cube core's blocks (emit_kernel.cpp sets cubeBlock_).
+    case NodeKind::BlockIdx:
+      return k.coreKind == ir::CoreKind::Mixed ? "cubeBlock_" : "static_cast<int64_t>(GetBlockIdx())";
     case NodeKind::ScalarUnary: {
       std::string x = scalar(n.args[0], where);
       return n.op == Op::Neg ? "(-" + x + ")" : "(!" + x + ")";
@@ -203,6 +206,11 @@ int64_t EmitContext::blockElems(ir::DType dtype) {
 std::string EmitContext::pitch(ir::BufferId id) const {
   const ir::Buffer& b = k.buffer(id);
   const Extent& e = b.shape.back();
+  if (b.dtype == ir::DType::Bool) {
+    // A mask holds one bit per element (a uint8_t tensor): its rows are ceil(n / 8) bytes padded to 32.
+    if (e.kind == Extent::Kind::Dim) return fmt::format("TcAlignUp(TcCdiv({}, 8), 32)", extent(e));
+    return std::to_string(ir::alignUp((e.value + 7) / 8, 32));
+  }
   int64_t be = blockElems(b.dtype);
   if (e.kind == Extent::Kind::Dim) return fmt::format("TcAlignUp({}, {})", extent(e), be);
   return std::to_string(ir::alignUp(e.value, be));
@@ -226,7 +234,8 @@ bool EmitContext::dense(ir::BufferId id) const {
   const ir::Buffer& b = k.buffer(id);
   if (oneRow(id)) return true;
   const Extent& e = b.shape.back();
-  return e.kind == Extent::Kind::Const && e.value % blockElems(b.dtype) == 0;
+  int64_t whole = b.dtype == ir::DType::Bool ? 256 : blockElems(b.dtype);  // a mask's 32 bytes are 256 elements
+  return e.kind == Extent::Kind::Const && e.value % whole == 0;
 }
 
 std::string EmitContext::lineComment(uint32_t line) const {
@@ -258,6 +267,13 @@ void EmitContext::unsupported(const ir::Node& node, const std::string& what) {
 int64_t blockDim(const ir::Kernel& k) {
   for (const ir::SplitInfo& s : k.splits) {
     if (s.cores > 0) return s.cores;
+  }
+  // A grid is a range loop from the block index stepping by its core count.
+  for (const ir::Node& n : k.nodes) {
+    if (n.kind == NodeKind::RangeLoop && n.args.size() == 3 && k.node(n.args[0]).kind == NodeKind::BlockIdx &&
+        k.node(n.args[2]).kind == NodeKind::IntConst) {
+      return k.node(n.args[2]).intValue;
+    }
   }
   return 1;
 }

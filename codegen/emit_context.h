@@ -27,6 +27,7 @@ class EmitContext {
   std::string className;   // KernelAdd
   std::string tilingName;  // AddTilingData
   std::string entryName;   // add (the extern "C" symbol)
+  std::string opType;      // AddCustom (the CANN operator type of --emit=project; no clash with built-in Add)
   std::string bufferName(ir::BufferId id) const { return bufNames_[id]; }   // "a", "tmp0", "accOut"
   /// The LocalTensor expression for a buffer inside a stage method: a local (`aLocal`) or a member (`bLocal_`).
   std::string tensor(ir::BufferId id) const;
@@ -50,7 +51,8 @@ class EmitContext {
   std::string extent(const ir::Extent& e, Where where = Where::Device) const;
   /// Elements per 32-byte block of a dtype.
   static int64_t blockElems(ir::DType dtype);
-  /// The distance in elements between rows of a buffer in UB: its innermost extent rounded up to 32 bytes.
+  /// The distance in elements between rows of a buffer in UB: its innermost extent rounded up to 32 bytes (for a
+  /// bool mask, a uint8_t tensor of one bit per element, the distance in bytes).
   std::string pitch(ir::BufferId id) const;
   /// Rows of a buffer: the product of all but its innermost extent ("1" for a 1-D buffer).
   std::string rows(ir::BufferId id) const;
@@ -78,10 +80,17 @@ class EmitContext {
 };
 
 /// Sections of the emitted file, one per concern (emit_host.cpp, emit_kernel.cpp, emit_launcher.cpp).
-void emitTiling(EmitContext& c, CodePrinter& p);         // the tiling struct and the device-side copy
+void emitTiling(EmitContext& c, CodePrinter& p);         // the tiling struct, the device-side copy, the helpers
 void emitHostTiling(EmitContext& c, CodePrinter& p);     // the host function filling the tiling struct
 void emitKernelClass(EmitContext& c, CodePrinter& p);    // the kernel class
-void emitEntry(EmitContext& c, CodePrinter& p);          // extern "C" __global__ __aicore__
+/// How the entry gets its tiling: CopyTiling (the standalone file) or CANN's GET_TILING_DATA (the project).
+enum class TilingFetch { CopyTiling, GetTilingData };
+void emitEntry(EmitContext& c, CodePrinter& p, TilingFetch fetch = TilingFetch::CopyTiling);  // the __global__ entry
+// Parts of the above the CANN project (emit_project.cpp) shares: the tiling struct's fields under another name,
+// the integer helpers with a qualifier ("__aicore__ inline" or "inline"), the host function for a struct name.
+void emitTilingStruct(EmitContext& c, CodePrinter& p, const std::string& name);
+void emitTilingHelpers(CodePrinter& p, const std::string& qualifier);
+void emitHostTiling(EmitContext& c, CodePrinter& p, const std::string& name);
 void emitLauncher(EmitContext& c, CodePrinter& p);       // the CPU-debug main
 /// One tile op inside a stage method (emit_ops.cpp, emit_copy.cpp).
 void emitTileOp(EmitContext& c, CodePrinter& p, const ir::Node& node);
@@ -93,6 +102,7 @@ std::vector<uint32_t> tensorParams(const ir::Kernel& k);
 /// The tiling struct's fields: every var that lives in the tiling struct, in var order.
 std::vector<uint32_t> tilingVars(const ir::Kernel& k);
 std::string tilingFieldType(const ir::Var& v);
+const char* tilingFieldKind(const ir::Var& v);  // "dim", "attribute" or "host value"
 
 /// The block-size constant a kernel launches with, and the KernelMode it needs.
 int64_t blockDim(const ir::Kernel& k);

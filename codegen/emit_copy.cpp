@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include "codegen/emit_context.h"
+#include "codegen/emit_cube.h"
 
 namespace tilecraft::codegen::detail {
 
@@ -14,8 +15,9 @@ struct GmView {
   std::string rows = "1";
   std::string cols = "1";
   std::string rowStride = "0";
-  std::string planes = "1";        // a 3-D view: planes of rows x cols, one copy each
-  std::string planeStride = "0";   // GM elements between planes
+  std::string planes = "1";        // a view of 3 or more dimensions: planes of rows x cols, one copy each
+  std::string planeStride = "0";   // GM elements between planes (a 3-D view)
+  std::string planeOffset = "0";   // GM element offset of plane `k`, an expression in k (any rank)
   bool ok = true;
   std::string problem;
 };
@@ -81,15 +83,22 @@ GmView gmView(const EmitContext& c, const ir::Node& n) {
     v.problem = "a copy whose innermost index is not the tensor's last dimension (strided columns)";
     return v;
   }
-  if (dims.size() > 3) {
-    v.ok = false;
-    v.problem = "copies of views with more than three dimensions";
-    return v;
-  }
-  if (dims.size() == 3) {
-    v.planes = dims[0].first;
-    v.planeStride = dims[0].second;
-    dims.erase(dims.begin());
+  if (dims.size() >= 3) {
+    // The outer dimensions flatten, row-major, into one plane index k; plane k's GM offset takes each outer
+    // coordinate of k times its stride.
+    size_t outer = dims.size() - 2;
+    std::string later = "1";
+    std::string offset;
+    for (size_t j = outer; j-- > 0;) {
+      std::string coord = later == "1" ? "k" : fmt::format("(k / ({}))", later);
+      if (j > 0) coord = fmt::format("({} % {})", coord, dims[j].first);
+      offset = product(coord, dims[j].second) + (offset.empty() ? "" : " + " + offset);
+      later = product(later, dims[j].first);
+    }
+    v.planes = later;
+    v.planeStride = outer == 1 ? dims[0].second : "0";
+    v.planeOffset = offset;
+    dims.erase(dims.begin(), dims.begin() + static_cast<std::ptrdiff_t>(outer));
   }
   if (dims.empty()) return v;
   v.cols = dims.back().first;
@@ -140,13 +149,17 @@ void emitLoad(EmitContext& c, CodePrinter& p, const ir::Node& n) {
   if (!n.srcs.empty()) return gatherLoad(c, p, n);
   GmView v = gmView(c, n);
   if (!v.ok) return c.unsupported(n, v.problem);
+  if (c.k.buffer(n.dst).mem == dsl::Mem::L1) {
+    if (v.planes != "1") return c.unsupported(n, "loads of three-dimensional views to L1");
+    return emitNd2Nz(c, p, n, {v.offset, v.rows, v.cols, v.rowStride});  // emit_cube.cpp
+  }
   ir::BufferId dst = n.dst;
   std::string gm = fmt::format("{}[{}]", c.gmMember(n.ref), v.offset);
   std::string local = c.tensor(dst);
   if (v.planes != "1") {
     // One copy per plane of the view; the planes' rows follow each other in UB.
     p.open(fmt::format("for (int64_t k = 0; k < {}; ++k)", v.planes));
-    gm = fmt::format("{}[{} + k * {}]", c.gmMember(n.ref), v.offset, v.planeStride);
+    gm = fmt::format("{}[{} + {}]", c.gmMember(n.ref), v.offset, v.planeOffset);
     local = fmt::format("{}[k * {} * {}]", c.tensor(dst), v.rows, c.pitch(dst));
   }
   emitLoadPlane(c, p, n, v, gm, local);
@@ -187,17 +200,29 @@ static void emitLoadPlane(EmitContext& c, CodePrinter& p, const ir::Node& n, con
 void emitStore(EmitContext& c, CodePrinter& p, const ir::Node& n) {
   ir::BufferId src = n.srcs.at(0);
   const ir::Buffer& b = c.k.buffer(src);
+  if (b.mem == dsl::Mem::L0C) {
+    GmView f = gmView(c, n);
+    if (!f.ok) return c.unsupported(n, f.problem);
+    if (f.planes != "1") return c.unsupported(n, "stores of three-dimensional views");
+    return emitFixpipe(c, p, n, {f.offset, f.rows, f.cols, f.rowStride});  // emit_cube.cpp
+  }
   if (b.mem != dsl::Mem::UB) return c.unsupported(n, "stores from L0C (Fixpipe, the cube path)");
   if (b.dtype != c.k.params[n.ref].dtype) return c.unsupported(n, "a store that converts its dtype");
   GmView v = gmView(c, n);
   if (!v.ok) return c.unsupported(n, v.problem);
-  if (v.planes != "1") return c.unsupported(n, "stores of three-dimensional views");
   std::string type = EmitContext::cppType(b.dtype);
   int64_t be = EmitContext::blockElems(b.dtype);
   std::string name = c.bufferName(src);
   std::string gm = fmt::format("{}[{}]", c.gmMember(n.ref), v.offset);
+  std::string local = c.tensor(src);
   // Outputs stored with accumulate=True start from zero (the launcher's GmAlloc) and add atomically.
   if (n.accumulate) p.line(fmt::format("SetAtomicAdd<{}>();", type));
+  if (v.planes != "1") {
+    // One copy per plane of the view, as loads do: the planes' rows follow each other in UB.
+    p.open(fmt::format("for (int64_t k = 0; k < {}; ++k)", v.planes));
+    gm = fmt::format("{}[{} + {}]", c.gmMember(n.ref), v.offset, v.planeOffset);
+    local = fmt::format("{}[k * {} * {}]", c.tensor(src), v.rows, c.pitch(src));
+  }
   if (n.tail) {
     std::string aligned = fmt::format("TcAlignUp({}, {})", v.cols, be);
     std::string gmGap = minus(v.rowStride, v.cols), ubGap = minus(c.pitch(src), aligned);
@@ -206,15 +231,16 @@ void emitStore(EmitContext& c, CodePrinter& p, const ir::Node& n) {
     p.line(fmt::format("DataCopyExtParams {}Params{{static_cast<uint16_t>({}), static_cast<uint32_t>({} * sizeof({})), "
                        "static_cast<uint32_t>({}), static_cast<uint32_t>({}), 0}};",
                        name, v.rows, v.cols, type, srcGap, dstGap));
-    p.line(fmt::format("DataCopyPad({}, {}, {}Params);", gm, c.tensor(src), name));
+    p.line(fmt::format("DataCopyPad({}, {}, {}Params);", gm, local, name));
   } else if (v.rows == "1") {
-    p.line(fmt::format("DataCopy({}, {}, static_cast<uint32_t>({}));", gm, c.tensor(src), v.cols));
+    p.line(fmt::format("DataCopy({}, {}, static_cast<uint32_t>({}));", gm, local, v.cols));
   } else {
     p.line(fmt::format("DataCopyParams {}Params{{static_cast<uint16_t>({}), static_cast<uint16_t>({} * sizeof({}) / 32), "
                        "static_cast<uint16_t>(({} - {}) / {}), static_cast<uint16_t>(({} - {}) * sizeof({}) / 32)}};",
                        name, v.rows, v.cols, type, c.pitch(src), v.cols, be, v.rowStride, v.cols, type));
-    p.line(fmt::format("DataCopy({}, {}, {}Params);", gm, c.tensor(src), name));
+    p.line(fmt::format("DataCopy({}, {}, {}Params);", gm, local, name));
   }
+  if (v.planes != "1") p.close();
   if (n.accumulate) p.line("SetAtomicNone();");
 }
 

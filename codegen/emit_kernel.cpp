@@ -8,6 +8,7 @@
 #include <set>
 
 #include "codegen/emit_context.h"
+#include "codegen/emit_cube.h"
 #include "ir/check.h"
 
 namespace tilecraft::codegen::detail {
@@ -19,12 +20,19 @@ using ir::NodeKind;
 namespace {
 
 bool isQueue(const ir::Buffer& b) { return b.queue != ir::QueueKind::None && b.queue != ir::QueueKind::Calc; }
+bool isUbQueue(const ir::Buffer& b) { return isQueue(b) && b.mem == dsl::Mem::UB; }
+bool mixedKernel(const ir::Kernel& k) { return k.coreKind == ir::CoreKind::Mixed; }
 
 const char* queueType(ir::QueueKind q) {
   switch (q) {
     case ir::QueueKind::VecIn: return "TQue<QuePosition::VECIN, 1>";
     case ir::QueueKind::VecOut: return "TQue<QuePosition::VECOUT, 1>";
     case ir::QueueKind::VecInOut: return "TQueBind<TPosition::VECIN, TPosition::VECOUT, 1>";
+    case ir::QueueKind::A1: return "TQue<QuePosition::A1, 1>";
+    case ir::QueueKind::B1: return "TQue<QuePosition::B1, 1>";
+    case ir::QueueKind::A2: return "TQue<QuePosition::A2, 1>";
+    case ir::QueueKind::B2: return "TQue<QuePosition::B2, 1>";
+    case ir::QueueKind::CO1: return "TQue<QuePosition::CO1, 1>";
     default: return nullptr;
   }
 }
@@ -34,6 +42,8 @@ class KernelEmitter {
   KernelEmitter(EmitContext& c, CodePrinter& p) : c_(c), p_(p), k_(c.k) {}
 
   void run() {
+    if (!checkCubeBuffers(c_)) return;
+    rowLoop_ = mixedKernel(k_) ? sharedRowLoop(k_) : ir::kNone;
     collectStages(k_.node(k_.body).body, false);
     planMembers();
     p_.open("class " + c_.className);
@@ -106,9 +116,14 @@ class KernelEmitter {
     for (BufferId b : n.srcs) out.insert(b);
   }
 
-  // A reduction over the rows folds them elementwise and needs no work buffer.
+  // A reduction over the rows folds them elementwise and needs no work buffer. Silu takes no sharedTmpBuffer: its
+  // planned work buffer only keeps dst apart from src (CANN's Silu reads src after writing dst).
   bool usesWork(const ir::Node& n) const {
+    if (n.kind == NodeKind::Unary && n.op == ir::Op::Silu) return false;
     if (n.kind != NodeKind::Reduce) return true;
+    // f16 sums and means fold on the scalar unit in float (emit_ops.cpp), without ReduceSum's work buffer.
+    bool half = k_.buffer(n.srcs[0]).dtype == ir::DType::F16 || k_.buffer(n.srcs[0]).dtype == ir::DType::BF16;
+    if (half && (n.op == ir::Op::ReduceSum || n.op == ir::Op::ReduceMean)) return false;
     int rank = static_cast<int>(k_.buffer(n.srcs[0]).shape.size());
     return n.axis < 0 || n.axis == rank - 1;
   }
@@ -131,7 +146,7 @@ class KernelEmitter {
     // and for the compute-only buffers between two queues one TBuf spanning them (offsets inside it as planned).
     std::vector<BufferId> queues;
     for (BufferId b = 0; b < k_.buffers.size(); ++b) {
-      if (isQueue(k_.buffer(b))) queues.push_back(b);
+      if (isUbQueue(k_.buffer(b))) queues.push_back(b);
     }
     std::stable_sort(queues.begin(), queues.end(),
                      [&](BufferId a, BufferId b) { return k_.buffer(a).offset < k_.buffer(b).offset; });
@@ -140,7 +155,7 @@ class KernelEmitter {
     for (size_t j = 0; j < segments.size(); ++j) segments[j].start = j == 0 ? 0 : end(queues[j - 1]);
     calcSegment_.assign(k_.buffers.size(), -1);
     for (BufferId b = 0; b < k_.buffers.size(); ++b) {
-      if (isQueue(k_.buffer(b))) continue;
+      if (isQueue(k_.buffer(b)) || k_.buffer(b).mem != dsl::Mem::UB) continue;
       size_t j = 0;
       while (j < queues.size() && k_.buffer(b).offset >= end(queues[j])) ++j;
       segments[j].end = std::max(segments[j].end, end(b));
@@ -158,13 +173,50 @@ class KernelEmitter {
       if (j < queues.size()) units_.push_back({queues[j], -1});
     }
     segments_ = std::move(segments);
+    planCubeQueues();
+  }
+
+  // L1 and L0 queues: one InitBuffer each, per memory in planned-offset order, sized so each buffer starts at the
+  // alignment the cube needs (512 bytes in L0A/L0B, 1024 in L0C for Mmad). Buffers the planner overlapped in time
+  // are not shared here: a layout that then does not fit is reported.
+  void planCubeQueues() {
+    std::vector<BufferId> cube;
+    for (BufferId b = 0; b < k_.buffers.size(); ++b) {
+      if (isQueue(k_.buffer(b)) && k_.buffer(b).mem != dsl::Mem::UB) cube.push_back(b);
+    }
+    std::stable_sort(cube.begin(), cube.end(), [&](BufferId a, BufferId b) {
+      const ir::Buffer& x = k_.buffer(a);
+      const ir::Buffer& y = k_.buffer(b);
+      return x.mem != y.mem ? x.mem < y.mem : x.offset < y.offset;
+    });
+    std::map<dsl::Mem, int64_t> used;
+    for (BufferId b : cube) {
+      const ir::Buffer& buf = k_.buffer(b);
+      int64_t align = buf.mem == dsl::Mem::L0C ? 1024 : buf.mem == dsl::Mem::L1 ? 32 : 512;
+      int64_t bytes = ir::alignUp(buf.bytes, align);
+      used[buf.mem] += bytes * std::max(buf.buffers, 1);
+      cubeBytes_[b] = bytes;
+      units_.push_back({b, -1});
+      if (used[buf.mem] > dsl::memCapacityBytes(buf.mem)) {
+        c_.unsupported(k_.node(k_.body), fmt::format("{} buffers that share space in {}", dsl::memName(buf.mem),
+                                                     dsl::memName(buf.mem)));
+      }
+    }
   }
 
   void init() {
     std::string params;
     for (uint32_t i : tensorParams(k_)) params += fmt::format("GM_ADDR {}, ", k_.params[i].name);
+    if (mixedKernel(k_)) params += "GM_ADDR workspace, ";
     p_.open(fmt::format("__aicore__ inline void Init({}const {}& tiling)", params, c_.tilingName));
     p_.line("tiling_ = tiling;");
+    if (mixedKernel(k_)) {
+      // The cube core of block b and its two vector cores (AIV index 2b, 2b + 1) walk the same grid blocks; each
+      // cube core has its own workspace slot for the tile it hands over.
+      p_.line("cubeBlock_ = ASCEND_IS_AIV ? GetBlockIdx() / GetTaskRation() : GetBlockIdx();");
+      p_.line(fmt::format("workspaceGm_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(workspace), "
+                          "static_cast<uint64_t>(GetBlockNum()) * {});", workspaceSlotElems(k_)));
+    }
     for (uint32_t i : tensorParams(k_)) {
       const ir::Param& prm = k_.params[i];
       std::string size;
@@ -178,12 +230,15 @@ class KernelEmitter {
     for (const Unit& u : units_) {
       if (u.buffer != kNoBuffer) {
         const ir::Buffer& buf = k_.buffer(u.buffer);
-        p_.line(fmt::format("pipe_.InitBuffer({}, {}, {});  // {} per copy", c_.queueMember(u.buffer), buf.buffers,
-                            buf.bytes, shapeText(u.buffer)));
+        std::string guard;
+        if (mixedKernel(k_)) guard = buf.mem == dsl::Mem::UB ? "if (ASCEND_IS_AIV) " : "if (ASCEND_IS_AIC) ";
+        int64_t bytes = cubeBytes_.count(u.buffer) ? cubeBytes_.at(u.buffer) : buf.bytes;
+        p_.line(fmt::format("{}pipe_.InitBuffer({}, {}, {});  // {} per copy", guard, c_.queueMember(u.buffer),
+                            buf.buffers, bytes, shapeText(u.buffer)));
       } else {
         const Segment& seg = segments_[u.segment];
-        p_.line(fmt::format("pipe_.InitBuffer({}, {});  // compute-only values and work buffers", seg.name,
-                            seg.end - seg.start));
+        p_.line(fmt::format("{}pipe_.InitBuffer({}, {});  // compute-only values and work buffers",
+                            mixedKernel(k_) ? "if (ASCEND_IS_AIV) " : "", seg.name, seg.end - seg.start));
       }
     }
     p_.close();
@@ -206,6 +261,40 @@ class KernelEmitter {
     p_.open("__aicore__ inline void Process()");
     c_.resetComment();
     statements(k_.node(k_.body).body);
+    if (mixedKernel(k_)) {
+      p_.line("// The last tile's acknowledgements from the vector cores.");
+      p_.line("if (ASCEND_IS_AIC && workspaceBusy_) CrossCoreWaitFlag<2, PIPE_FIX>(kVectorDone);");
+    }
+    p_.close();
+  }
+
+  // A stage of a mixed kernel runs on the core kind it needs. The L0C -> UB copy is a hand-over through this cube
+  // core's workspace slot: the cube core waits until both vector cores have read the previous tile (flag
+  // kVectorDone), Fixpipes the tile there and signals kCubeReady; each vector core waits for it, runs the stage
+  // (which reads its rows of the slot) and acknowledges. Every set is matched by one wait on the other side.
+  void mixedStage(NodeId id, const std::string& name) {
+    std::string guard = rowLoop_ == ir::kNone ? "GetSubBlockIdx() == 0" : c_.loopMember(rowLoop_, "Len") + " > 0";
+    if (isCubeStage(k_, id)) {
+      p_.line(fmt::format("if (ASCEND_IS_AIC) {}();", name));
+      return;
+    }
+    NodeId copy = workspaceCopy(k_, id);
+    if (copy == ir::kNone) {
+      p_.line(fmt::format("if (ASCEND_IS_AIV && {}) {}();", guard, name));
+      return;
+    }
+    p_.open("if (ASCEND_IS_AIC)");
+    p_.line("if (workspaceBusy_) CrossCoreWaitFlag<2, PIPE_FIX>(kVectorDone);");
+    p_.line("workspaceBusy_ = true;");
+    c_.comment(p_, k_.node(copy).line);
+    emitWorkspaceStore(c_, p_, k_.node(copy));
+    p_.line("CrossCoreSetFlag<2, PIPE_FIX>(kCubeReady);");
+    p_.dedent();
+    p_.line("} else {");
+    p_.indent();
+    p_.line("CrossCoreWaitFlag<2, PIPE_MTE2>(kCubeReady);");
+    p_.line(fmt::format("if ({}) {}();", guard, name));
+    p_.line("CrossCoreSetFlag<2, PIPE_MTE2>(kVectorDone);");
     p_.close();
   }
 
@@ -233,6 +322,16 @@ class KernelEmitter {
                             idx, n.size));
         p_.line(fmt::format("{} = {} + 1 == {} ? {} : {};", c_.loopMember(n.ref, "Len"), idx, count,
                             c_.scalar(n.args[3], Where::Device), n.size));
+        if (mixedKernel(k_) && n.ref == rowLoop_) {
+          // The two vector cores of the block take the tile's rows in halves (the second may get none).
+          std::string start = c_.loopMember(n.ref, "Start"), len = c_.loopMember(n.ref, "Len");
+          p_.open("if (ASCEND_IS_AIV)");
+          p_.line(fmt::format("const int64_t firstHalf = TcCdiv({}, 2);", len));
+          p_.line("subRowOffset_ = GetSubBlockIdx() == 0 ? 0 : firstHalf;");
+          p_.line(fmt::format("{} += subRowOffset_;", start));
+          p_.line(fmt::format("{} = GetSubBlockIdx() == 0 ? firstHalf : {} - firstHalf;", len, len));
+          p_.close();
+        }
         c_.resetComment();
         statements(n.body);
         p_.close();
@@ -268,7 +367,12 @@ class KernelEmitter {
       }
       case NodeKind::Stage:
         for (const StageInfo& s : stages_) {
-          if (s.node == id) p_.line(s.name + "();");
+          if (s.node != id) continue;
+          if (mixedKernel(k_)) {
+            mixedStage(id, s.name);
+          } else {
+            p_.line(s.name + "();");
+          }
         }
         return;
       case NodeKind::ScalarDef:
@@ -366,6 +470,19 @@ class KernelEmitter {
       }
     }
     p_.line(fmt::format("{} tiling_{{}};", c_.tilingName));
+    for (BufferId b = 0; b < k_.buffers.size(); ++b) {
+      if (k_.buffer(b).mem == dsl::Mem::L0C) {
+        p_.line(fmt::format("bool {}Fresh_ = true;  // the next Mmad into it starts from zero", c_.bufferName(b)));
+      }
+    }
+    if (mixedKernel(k_)) {
+      p_.line("// The hand-over to the vector cores: cross-core flag ids, this block's slot, this core's rows.");
+      p_.line("static constexpr uint16_t kCubeReady = 0;");
+      p_.line("static constexpr uint16_t kVectorDone = 1;");
+      p_.line("GlobalTensor<float> workspaceGm_;");
+      p_.line("int64_t cubeBlock_ = 0, subRowOffset_ = 0;");
+      p_.line("bool workspaceBusy_ = false;");
+    }
     std::string state;
     for (uint32_t s = 0; s < k_.splits.size(); ++s) {
       state += fmt::format(" {} = 0, {} = 0,", c_.splitMember(s, "Start"), c_.splitMember(s, "Len"));
@@ -401,7 +518,9 @@ class KernelEmitter {
   std::vector<StageInfo> stages_;
   std::vector<Segment> segments_;
   std::vector<int> calcSegment_;  // per buffer: its segment, -1 for queues
-  std::vector<Unit> units_;       // what Init declares, in UB order
+  std::vector<Unit> units_;       // what Init declares, in UB order, then the L1/L0 queues
+  std::map<BufferId, int64_t> cubeBytes_;  // L1/L0 queues: bytes per copy, rounded to the cube's alignment
+  uint32_t rowLoop_ = ir::kNone;  // mixed kernels: the loop whose rows the two vector cores share
 };
 
 }  // namespace

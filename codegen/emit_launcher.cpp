@@ -1,6 +1,7 @@
 // The CPU-debug launcher: `main` under ASCENDC_CPU_DEBUG reads the dims and attributes from NAME=VALUE
 // arguments, fills the inputs from files or a seed, runs the kernel with ICPU_RUN_KF and prints / writes the
-// outputs. The fixed helpers are in launcher_runtime.cpp; this file writes the kernel-specific part.
+// outputs. The fixed helpers are in launcher_runtime.cpp; this file writes the kernel-specific part (and a batch's
+// shared head, batchPrelude()).
 #include <fmt/format.h>
 
 #include "codegen/emit_context.h"
@@ -25,11 +26,8 @@ const char* npyDescr(ir::DType dtype) {
   return "";
 }
 
-}  // namespace
-
-void emitLauncher(EmitContext& c, CodePrinter& p) {
-  const ir::Kernel& k = c.k;
-  p.line("#ifdef ASCENDC_CPU_DEBUG");
+// The launcher's includes and its fixed runtime: once per file (a batch shares them between its kernels).
+void launcherHead(CodePrinter& p) {
   p.line("#include \"tikicpulib.h\"");
   p.blank();
   p.line("#include <cmath>");
@@ -44,11 +42,22 @@ void emitLauncher(EmitContext& c, CodePrinter& p) {
   p.line("#include <vector>");
   p.blank();
   p.raw(launcherRuntime());
-  p.blank();
+}
+
+}  // namespace
+
+void emitLauncher(EmitContext& c, CodePrinter& p) {
+  const ir::Kernel& k = c.k;
+  bool batched = !c.options.namespaceName.empty();
+  p.line("#ifdef ASCENDC_CPU_DEBUG");
+  if (!batched) {
+    launcherHead(p);
+    p.blank();
+  }
   emitHostTiling(c, p);
   p.blank();
   p.line("// Usage: PROGRAM NAME=VALUE... [--seed S] [--in NAME=FILE.bin|.npy]... [--out-dir DIR] [--show K]");
-  p.open("int main(int argc, char** argv)");
+  p.open(batched ? "int Run(int argc, char** argv)" : "int main(int argc, char** argv)");
   p.line("tclaunch::Options opts;");
   p.line("if (!tclaunch::Parse(argc, argv, opts)) return 2;");
   std::vector<std::string> valueNames, tensorNames;
@@ -77,8 +86,9 @@ void emitLauncher(EmitContext& c, CodePrinter& p) {
     bool required = var.kind == ir::Var::Kind::Dim || !c.options.attrDefaults.count(var.name);
     if (var.kind == ir::Var::Kind::Dim || (var.kind == ir::Var::Kind::Attr && !dsl::isFloat(var.dtype))) {
       const char* what = var.kind == ir::Var::Kind::Dim ? "a dim of the kernel" : "an attribute without a default";
-      p.line(fmt::format("ok = tclaunch::GetInt(opts, \"{}\", &{}, {}, \"{}\") && ok;", var.name, var.name, required,
-                         what));
+      bool isDim = var.kind == ir::Var::Kind::Dim;
+      p.line(fmt::format("ok = tclaunch::GetInt(opts, \"{}\", &{}, {}, \"{}\"{}) && ok;", var.name, var.name, required,
+                         what, isDim ? "" : ", true"));
     } else if (var.kind == ir::Var::Kind::Attr) {
       p.line(fmt::format("ok = tclaunch::GetFloat(opts, \"{}\", &{}, {}) && ok;", var.name, var.name, required));
     }
@@ -124,7 +134,12 @@ void emitLauncher(EmitContext& c, CodePrinter& p) {
     launchArgs += fmt::format("reinterpret_cast<uint8_t*>({}), ", prm.name);
     shapes.push_back(shape);
   }
-  p.line("auto* workspace = static_cast<uint8_t*>(AscendC::GmAlloc(32));");
+  if (k.coreKind == ir::CoreKind::Mixed) {
+    p.line(fmt::format("auto* workspace = static_cast<uint8_t*>(AscendC::GmAlloc({}WorkspaceBytes()));",
+                       c.tilingName));
+  } else {
+    p.line("auto* workspace = static_cast<uint8_t*>(AscendC::GmAlloc(32));");
+  }
   p.line(fmt::format("auto* tilingGm = static_cast<{}*>(AscendC::GmAlloc(sizeof({})));", c.tilingName, c.tilingName));
   p.line(fmt::format("std::memcpy(tilingGm, &tiling, sizeof({}));", c.tilingName));
   p.blank();
@@ -149,3 +164,19 @@ void emitLauncher(EmitContext& c, CodePrinter& p) {
 }
 
 }  // namespace tilecraft::codegen::detail
+
+namespace tilecraft::codegen {
+
+std::string batchPrelude() {
+  CodePrinter p;
+  p.line("#include \"kernel_operator.h\"");
+  p.blank();
+  p.line("using namespace AscendC;");
+  p.blank();
+  p.line("#ifdef ASCENDC_CPU_DEBUG");
+  detail::launcherHead(p);
+  p.line("#endif  // ASCENDC_CPU_DEBUG");
+  return p.str();
+}
+
+}  // namespace tilecraft::codegen

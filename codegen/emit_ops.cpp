@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "codegen/emit_context.h"
+#include "codegen/emit_cube.h"
 
 namespace tilecraft::codegen::detail {
 
@@ -27,18 +28,25 @@ const char* unaryApi(Op op) {
   }
 }
 
-// The high-level activations take a temporary buffer: the op's work buffer.
+// The high-level activations and math calls take a temporary buffer: the op's work buffer (sized at least to
+// the API's minimum, dsl::mathWorkBytes). Silu has no sharedTmpBuffer parameter.
 const char* highLevelApi(Op op) {
   switch (op) {
     case Op::Tanh: return "Tanh";
     case Op::Sigmoid: return "Sigmoid";
     case Op::Gelu: return "Gelu";
+    case Op::Sin: return "Sin";
+    case Op::Cos: return "Cos";
+    case Op::Erf: return "Erf";
     default: return nullptr;
   }
 }
 
+std::string tmpBuffer(EmitContext& c, const ir::Node& n) { return c.tensor(n.work) + ".ReinterpretCast<uint8_t>()"; }
+
 const char* binaryApi(Op op) {
   switch (op) {
+    case Op::Pow: return "Power";
     case Op::Add: return "Add";
     case Op::Sub: return "Sub";
     case Op::Mul: return "Mul";
@@ -60,10 +68,11 @@ const char* scalarApi(Op op) {
   }
 }
 
-// CAST_NONE where the pair accepts it (widening, f32 -> f16); the directed pairs round to nearest even.
+// CAST_NONE where the pair accepts it (widening, f32 -> f16); float -> integer truncates toward zero, as the
+// language defines cast (CAST_TRUNC, saturating); f32 -> bf16 rounds to nearest even.
 const char* roundMode(ir::DType from, ir::DType to) {
-  bool toInt = !dsl::isFloat(to);
-  if ((dsl::isFloat(from) && toInt) || (from == ir::DType::F32 && to == ir::DType::BF16)) return "CAST_RINT";
+  if (dsl::isFloat(from) && !dsl::isFloat(to)) return "CAST_TRUNC";
+  if (from == ir::DType::F32 && to == ir::DType::BF16) return "CAST_RINT";
   return "CAST_NONE";
 }
 
@@ -89,34 +98,89 @@ void forRows(EmitContext& c, CodePrinter& p, const std::vector<BufferId>& operan
 
 bool isOne(const ir::Extent& e) { return e.kind == ir::Extent::Kind::Const && e.value == 1; }
 
+// The row of `src` that row `i` (an expression) of `dst` reads when src broadcasts to dst: a coordinate along an
+// outer dimension where src has extent 1 (or no dimension, numpy-aligned from the last) stays 0.
+std::string sourceRow(EmitContext& c, BufferId src, BufferId dst, const std::string& i) {
+  const std::vector<ir::Extent>& s = c.k.buffer(src).shape;
+  const std::vector<ir::Extent>& d = c.k.buffer(dst).shape;
+  if (s == d) return i;
+  size_t rank = d.size();
+  std::string out, dstLater = "1", srcLater = "1";
+  auto times = [](const std::string& a, const std::string& b) { return a == "1" ? b : b == "1" ? a : a + " * " + b; };
+  for (size_t j = rank - 1; j-- > 0;) {
+    const ir::Extent* se = j + s.size() >= rank ? &s[j + s.size() - rank] : nullptr;
+    bool stretched = se == nullptr || isOne(*se);
+    if (!stretched) {
+      std::string coord = dstLater == "1" ? i : fmt::format("({} / ({}))", i, dstLater);
+      if (j > 0) coord = fmt::format("({} % {})", coord, c.extent(d[j]));
+      out += (out.empty() ? "" : " + ") + (srcLater == "1" ? coord : fmt::format("{} * {}", coord, srcLater));
+    }
+    if (!isOne(d[j])) dstLater = times(dstLater, c.extent(d[j]));
+    if (se && !isOne(*se)) srcLater = times(srcLater, c.extent(*se));
+  }
+  return out.empty() ? "0" : out;
+}
+
+std::string rowAt(EmitContext& c, BufferId b, const std::string& row) {
+  return row == "0" ? c.tensor(b) : fmt::format("{}[({}) * {}]", c.tensor(b), row, c.pitch(b));
+}
+
+// A bool mask stretched: bits are not addressable by the vector unit, so the scalar unit composes each byte.
+void broadcastMask(EmitContext& c, CodePrinter& p, const ir::Node& n) {
+  BufferId dst = n.dst, src = n.srcs[0];
+  bool innerStretch = isOne(c.k.buffer(src).shape.back()) && !isOne(c.k.buffer(dst).shape.back());
+  std::string len = c.inner(dst), srcRow = sourceRow(c, src, dst, "i");
+  std::string col = innerStretch ? "0" : "j";
+  std::string srcByte = srcRow == "0" ? fmt::format("{} / 8", col) : fmt::format("({}) * {} + {} / 8", srcRow,
+                                                                                    c.pitch(src), col);
+  p.line("SetFlag<HardEvent::V_S>(EVENT_ID0);");
+  p.line("WaitFlag<HardEvent::V_S>(EVENT_ID0);");
+  p.open(fmt::format("for (int64_t i = 0; i < {}; ++i)", c.rows(dst)));
+  p.open(fmt::format("for (int64_t byte = 0; byte < TcCdiv({}, 8); ++byte)", len));
+  p.line("uint8_t bits = 0;");
+  p.open(fmt::format("for (int64_t j = byte * 8; j < byte * 8 + 8 && j < {}; ++j)", len));
+  p.line(fmt::format("if (((static_cast<uint32_t>({}.GetValue({})) >> ({} % 8)) & 1u) != 0) bits |= "
+                     "static_cast<uint8_t>(1u << (j % 8));",
+                     c.tensor(src), srcByte, col));
+  p.close();
+  p.line(fmt::format("{}.SetValue(i * {} + byte, bits);", c.tensor(dst), c.pitch(dst)));
+  p.close();
+  p.close();
+  p.line("SetFlag<HardEvent::S_V>(EVENT_ID0);");
+  p.line("WaitFlag<HardEvent::S_V>(EVENT_ID0);");
+}
+
 void broadcast(EmitContext& c, CodePrinter& p, const ir::Node& n) {
   BufferId dst = n.dst, src = n.srcs[0];
   const ir::Buffer& d = c.k.buffer(dst);
   const ir::Buffer& s = c.k.buffer(src);
+  if (d.dtype == ir::DType::Bool) return broadcastMask(c, p, n);
   std::string type = EmitContext::cppType(d.dtype);
   bool innerStretch = isOne(s.shape.back()) && !isOne(d.shape.back());
+  std::string srcRow = sourceRow(c, src, dst, "i");
   if (innerStretch) {
     // One value per row: the scalar unit reads it once the vector pipe has written it (V_S).
     p.line("SetFlag<HardEvent::V_S>(EVENT_ID0);");
     p.line("WaitFlag<HardEvent::V_S>(EVENT_ID0);");
-    std::string srcRow = c.oneRow(src) ? "0" : fmt::format("i * {}", c.pitch(src));
     if (c.oneRow(dst)) {
       p.line(fmt::format("Duplicate({}, {}.GetValue(0), static_cast<int32_t>({}));", c.tensor(dst), c.tensor(src),
                          c.inner(dst)));
       return;
     }
+    std::string at = srcRow == "0" ? "0" : srcRow == "i" ? fmt::format("i * {}", c.pitch(src))
+                                                          : fmt::format("({}) * {}", srcRow, c.pitch(src));
     p.open(fmt::format("for (int64_t i = 0; i < {}; ++i)", c.rows(dst)));
     p.line(fmt::format("Duplicate({}[i * {}], {}.GetValue({}), static_cast<int32_t>({}));", c.tensor(dst),
-                       c.pitch(dst), c.tensor(src), srcRow, c.inner(dst)));
+                       c.pitch(dst), c.tensor(src), at, c.inner(dst)));
     p.close();
     return;
   }
-  // Rows stretched (or nothing to stretch): copy the source row into every row of dst on the vector pipe.
+  // Rows stretched (or nothing to stretch): copy each source row into its rows of dst on the vector pipe.
   std::string one = fmt::format("static_cast<{}>(1)", type);
-  if (c.oneRow(src) && !c.oneRow(dst)) {
+  if (srcRow != "i") {
     p.open(fmt::format("for (int64_t i = 0; i < {}; ++i)", c.rows(dst)));
     p.line(fmt::format("Muls({}[i * {}], {}, {}, static_cast<int32_t>({}));", c.tensor(dst), c.pitch(dst),
-                       c.tensor(src), one, c.inner(dst)));
+                       rowAt(c, src, srcRow), one, c.inner(dst)));
     p.close();
     return;
   }
@@ -144,35 +208,51 @@ Spread spreadOf(EmitContext& c, BufferId operand, BufferId dst) {
 void binary(EmitContext& c, CodePrinter& p, const ir::Node& n, const char* api) {
   BufferId dst = n.dst, a = n.srcs[0], b = n.srcs[1];
   Spread sa = spreadOf(c, a, dst), sb = spreadOf(c, b, dst);
-  if (sa == Spread::Full && sb == Spread::Full) {
+  bool pow = n.op == Op::Pow;  // Power (high-level API) takes the work buffer as its sharedTmpBuffer
+  std::string tmp = pow ? tmpBuffer(c, n) + ", " : "";
+  // Which row of each operand row i of dst reads: "i" for the same rows; an operand stretched along a middle
+  // dimension ((b, 1, n) with (b, 4, n)) maps rows through sourceRow.
+  std::string rowA = sourceRow(c, a, dst, "i"), rowB = sourceRow(c, b, dst, "i");
+  if (sa == Spread::Full && sb == Spread::Full && rowA == "i" && rowB == "i") {
     forRows(c, p, {dst, a, b}, [&](const std::vector<std::string>& r, const std::string& count) {
-      return fmt::format("{}({}, {}, {}, {})", api, r[0], r[1], r[2], count);
+      return fmt::format("{}({}, {}, {}, {}{})", api, r[0], r[1], r[2], tmp, count);
     });
     return;
   }
   bool loop = !c.oneRow(dst);
   auto ref = [&](BufferId x, Spread sp) {
     if (!loop || sp == Spread::Row) return c.tensor(x);
-    return fmt::format("{}[i * {}]", c.tensor(x), c.pitch(x));
+    std::string row = sourceRow(c, x, dst, "i");
+    if (row == "i") return fmt::format("{}[i * {}]", c.tensor(x), c.pitch(x));
+    return rowAt(c, x, row);
   };
   std::string count = fmt::format("static_cast<int32_t>({})", c.inner(dst));
   bool aScalar = sa == Spread::Column || sa == Spread::Scalar;
   bool bScalar = sb == Spread::Column || sb == Spread::Scalar;
   if (aScalar && bScalar) return c.unsupported(n, "a binary op of two per-row values stretched along a row");
-  if (n.op == Op::Pow && (aScalar || bScalar)) return c.unsupported(n, "'**' with a per-row exponent or base");
   if (aScalar || bScalar) {
     p.line("SetFlag<HardEvent::V_S>(EVENT_ID0);");
     p.line("WaitFlag<HardEvent::V_S>(EVENT_ID0);");
   }
+  // The scalar `s` gets a block of its own when no row loop gives it one: two such ops in one stage method must
+  // not redeclare it.
+  bool scope = !loop && (aScalar || bScalar);
   if (loop) p.open(fmt::format("for (int64_t i = 0; i < {}; ++i)", c.rows(dst)));
+  if (scope) {
+    p.line("{");
+    p.indent();
+  }
   std::string d = ref(dst, Spread::Full);
   if (!aScalar && !bScalar) {
-    p.line(fmt::format("{}({}, {}, {}, {});", api, d, ref(a, sa), ref(b, sb), count));
+    p.line(fmt::format("{}({}, {}, {}, {}{});", api, d, ref(a, sa), ref(b, sb), tmp, count));
   } else {
     BufferId sc = aScalar ? a : b, vec = aScalar ? b : a;
     Spread sv = aScalar ? sb : sa;
     std::string type = EmitContext::cppType(c.k.buffer(dst).dtype);
-    std::string index = loop && spreadOf(c, sc, dst) == Spread::Column ? fmt::format("i * {}", c.pitch(sc)) : "0";
+    std::string scRow = loop ? sourceRow(c, sc, dst, "i") : "0";
+    std::string index = scRow == "0" ? "0"
+                        : scRow == "i" ? fmt::format("i * {}", c.pitch(sc))
+                                       : fmt::format("({}) * {}", scRow, c.pitch(sc));
     p.line(fmt::format("const float s = static_cast<float>({}.GetValue({}));", c.tensor(sc), index));
     auto as = [&](const std::string& v) { return fmt::format("static_cast<{}>({})", type, v); };
     std::string x = ref(vec, sv);
@@ -181,6 +261,13 @@ void binary(EmitContext& c, CodePrinter& p, const ir::Node& n, const char* api) 
       case Op::Mul: p.line(fmt::format("Muls({}, {}, {}, {});", d, x, as("s"), count)); break;
       case Op::Max: p.line(fmt::format("Maxs({}, {}, {}, {});", d, x, as("s"), count)); break;
       case Op::Min: p.line(fmt::format("Mins({}, {}, {}, {});", d, x, as("s"), count)); break;
+      case Op::Pow:
+        if (bScalar) {
+          p.line(fmt::format("Power({}, {}, {}, {}{});", d, x, as("s"), tmp, count));
+        } else {
+          p.line(fmt::format("Power({}, {}, {}, {}{});", d, as("s"), x, tmp, count));
+        }
+        break;
       case Op::Sub:
         if (bScalar) {
           p.line(fmt::format("Adds({}, {}, {}, {});", d, x, as("-s"), count));
@@ -200,7 +287,112 @@ void binary(EmitContext& c, CodePrinter& p, const ir::Node& n, const char* api) 
       default: break;
     }
   }
+  if (scope) {
+    p.dedent();
+    p.line("}");
+  }
   if (loop) p.close();
+}
+
+// 16-bit floats: the reference sums in double and rounds once, so reductions and scans of f16/bf16 tiles may not
+// round at every step as f16 vector adds would (fuzz finding F3).
+bool halfWidthFloat(ir::DType t) { return t == ir::DType::F16 || t == ir::DType::BF16; }
+
+// A sum (or mean), cumsum or cumprod of a 16-bit float tile over a row axis, on the scalar unit with a float
+// accumulator: each result element rounds to T once. The rows are (outer, axis, inner) in row-major order.
+void foldRowsInFloat(EmitContext& c, CodePrinter& p, const ir::Node& n, const std::string& outer,
+                     const std::string& count, const std::string& innerRows) {
+  BufferId dst = n.dst, src = n.srcs[0];
+  std::string type = EmitContext::cppType(c.k.buffer(dst).dtype);
+  bool scan = ir::isScan(n.op), product = n.op == Op::Cumprod;
+  std::string dp = c.pitch(dst), sp = c.pitch(src);
+  p.line("SetFlag<HardEvent::V_S>(EVENT_ID0);");
+  p.line("WaitFlag<HardEvent::V_S>(EVENT_ID0);");
+  p.open(fmt::format("for (int64_t o = 0; o < {}; ++o)", outer));
+  p.open(fmt::format("for (int64_t r = 0; r < {}; ++r)", innerRows));
+  p.open(fmt::format("for (int64_t j = 0; j < {}; ++j)", c.inner(src)));
+  p.line(fmt::format("float acc = {};", product ? "1.0f" : "0.0f"));
+  p.open(fmt::format("for (int64_t k = 0; k < {}; ++k)", count));
+  p.line(fmt::format("const int64_t row = (o * {} + k) * {} + r;", count, innerRows));
+  p.line(fmt::format("acc = acc {} static_cast<float>({}.GetValue(row * {} + j));", product ? "*" : "+", c.tensor(src),
+                     sp));
+  if (scan) p.line(fmt::format("{}.SetValue(row * {} + j, static_cast<{}>(acc));", c.tensor(dst), dp, type));
+  p.close();
+  if (!scan) {
+    std::string value = n.op == Op::ReduceMean ? fmt::format("acc / static_cast<float>({})", count) : "acc";
+    p.line(fmt::format("{}.SetValue((o * {} + r) * {} + j, static_cast<{}>({}));", c.tensor(dst), innerRows, dp, type,
+                       value));
+  }
+  p.close();
+  p.close();
+  p.close();
+  p.line("SetFlag<HardEvent::S_V>(EVENT_ID0);");
+  p.line("WaitFlag<HardEvent::S_V>(EVENT_ID0);");
+}
+
+// argmax/argmin, the first index of the extreme value. Along the last axis: ReduceMax/Min with calIndex writes
+// the value and its index (the index's bits in the second T slot: uint16 for half, uint32 for float) into the
+// i32 result row, reinterpreted as T (a row is 32 bytes, room for both); the scalar unit then moves the index to
+// the row's first element. Along a row axis the scalar unit walks the rows of each group (ties keep the first).
+void argReduce(EmitContext& c, CodePrinter& p, const ir::Node& n) {
+  BufferId dst = n.dst, src = n.srcs[0];
+  const ir::Buffer& s = c.k.buffer(src);
+  std::string type = EmitContext::cppType(s.dtype);
+  int rank = static_cast<int>(s.shape.size());
+  int axis = n.axis < 0 ? n.axis + rank : n.axis;
+  bool max = n.op == Op::Argmax;
+  std::string dp = c.pitch(dst), sp = c.pitch(src);
+  if (axis == rank - 1) {
+    p.open(fmt::format("for (int64_t i = 0; i < {}; ++i)", c.rows(src)));
+    p.line(fmt::format("Reduce{}<{}>({}[i * {}].ReinterpretCast<{}>(), {}[i * {}], {}, static_cast<int32_t>({}), true);",
+                       max ? "Max" : "Min", type, c.tensor(dst), dp, type, c.tensor(src), sp, c.tensor(n.work),
+                       c.inner(src)));
+    p.close();
+    p.line("SetFlag<HardEvent::V_S>(EVENT_ID0);");
+    p.line("WaitFlag<HardEvent::V_S>(EVENT_ID0);");
+    p.open(fmt::format("for (int64_t i = 0; i < {}; ++i)", c.rows(src)));
+    if (dsl::dtypeBits(s.dtype) == 16) {
+      p.line(fmt::format("const uint32_t pair = static_cast<uint32_t>({}.GetValue(i * {}));", c.tensor(dst), dp));
+      p.line(fmt::format("{}.SetValue(i * {}, static_cast<int32_t>(pair >> 16));", c.tensor(dst), dp));
+    } else {
+      p.line(fmt::format("{}.SetValue(i * {}, {}.GetValue(i * {} + 1));", c.tensor(dst), dp, c.tensor(dst), dp));
+    }
+    p.close();
+    p.line("SetFlag<HardEvent::S_V>(EVENT_ID0);");
+    p.line("WaitFlag<HardEvent::S_V>(EVENT_ID0);");
+    return;
+  }
+  auto product = [&](int from, int to) {
+    std::string out;
+    for (int d = from; d < to; ++d) {
+      if (isOne(s.shape[d])) continue;
+      out += (out.empty() ? "" : " * ") + c.extent(s.shape[d]);
+    }
+    return out.empty() ? std::string("1") : out;
+  };
+  std::string outer = product(0, axis), count = product(axis, axis + 1), innerRows = product(axis + 1, rank - 1);
+  p.line("SetFlag<HardEvent::V_S>(EVENT_ID0);");
+  p.line("WaitFlag<HardEvent::V_S>(EVENT_ID0);");
+  p.open(fmt::format("for (int64_t o = 0; o < {}; ++o)", outer));
+  p.open(fmt::format("for (int64_t r = 0; r < {}; ++r)", innerRows));
+  p.open(fmt::format("for (int64_t j = 0; j < {}; ++j)", c.inner(src)));
+  p.line(fmt::format("float best = static_cast<float>({}.GetValue((o * {} * {} + r) * {} + j));", c.tensor(src), count,
+                     innerRows, sp));
+  p.line("int32_t at = 0;");
+  p.open(fmt::format("for (int64_t k = 1; k < {}; ++k)", count));
+  p.line(fmt::format("const float v = static_cast<float>({}.GetValue(((o * {} + k) * {} + r) * {} + j));",
+                     c.tensor(src), count, innerRows, sp));
+  p.open(fmt::format("if (v {} best)", max ? ">" : "<"));
+  p.line("best = v;");
+  p.line("at = static_cast<int32_t>(k);");
+  p.close();
+  p.close();
+  p.line(fmt::format("{}.SetValue((o * {} + r) * {} + j, at);", c.tensor(dst), innerRows, dp));
+  p.close();
+  p.close();
+  p.close();
+  p.line("SetFlag<HardEvent::S_V>(EVENT_ID0);");
+  p.line("WaitFlag<HardEvent::S_V>(EVENT_ID0);");
 }
 
 void reduce(EmitContext& c, CodePrinter& p, const ir::Node& n) {
@@ -210,7 +402,23 @@ void reduce(EmitContext& c, CodePrinter& p, const ir::Node& n) {
   int rank = static_cast<int>(s.shape.size());
   int axis = n.axis < 0 ? n.axis + rank : n.axis;
   const char* api = n.op == Op::ReduceSum || n.op == Op::ReduceMean ? "Sum" : n.op == Op::ReduceMax ? "Max" : "Min";
-  if (n.op == Op::Argmax || n.op == Op::Argmin) return c.unsupported(n, "argmax/argmin");
+  if (n.op == Op::Argmax || n.op == Op::Argmin) return argReduce(c, p, n);
+  if (axis == rank - 1 && halfWidthFloat(s.dtype) && api == std::string("Sum")) {
+    // f16 ReduceSum rounds its partial sums to f16; the reference sums in double and rounds once (F3).
+    p.line("SetFlag<HardEvent::V_S>(EVENT_ID0);");
+    p.line("WaitFlag<HardEvent::V_S>(EVENT_ID0);");
+    p.open(fmt::format("for (int64_t i = 0; i < {}; ++i)", c.rows(src)));
+    p.line("float acc = 0.0f;");
+    p.open(fmt::format("for (int64_t j = 0; j < {}; ++j)", c.inner(src)));
+    p.line(fmt::format("acc = acc + static_cast<float>({}.GetValue(i * {} + j));", c.tensor(src), c.pitch(src)));
+    p.close();
+    std::string value = n.op == Op::ReduceMean ? fmt::format("acc / static_cast<float>({})", c.inner(src)) : "acc";
+    p.line(fmt::format("{}.SetValue(i * {}, static_cast<{}>({}));", c.tensor(dst), c.pitch(dst), type, value));
+    p.close();
+    p.line("SetFlag<HardEvent::S_V>(EVENT_ID0);");
+    p.line("WaitFlag<HardEvent::S_V>(EVENT_ID0);");
+    return;
+  }
   if (axis == rank - 1) {
     std::string work = c.tensor(n.work);
     std::string dstRow = c.oneRow(src) ? c.tensor(dst) : fmt::format("{}[i * {}]", c.tensor(dst), c.pitch(dst));
@@ -237,6 +445,7 @@ void reduce(EmitContext& c, CodePrinter& p, const ir::Node& n) {
     return out.empty() ? std::string("1") : out;
   };
   std::string outer = product(0, axis), count = product(axis, axis + 1), innerRows = product(axis + 1, rank - 1);
+  if (halfWidthFloat(s.dtype) && api == std::string("Sum")) return foldRowsInFloat(c, p, n, outer, count, innerRows);
   std::string cols = fmt::format("static_cast<int32_t>({})", c.inner(src));
   std::string op = api == std::string("Sum") ? "Add" : api;
   std::string dp = c.pitch(dst), sp = c.pitch(src);
@@ -278,24 +487,63 @@ void scan(EmitContext& c, CodePrinter& p, const ir::Node& n) {
   if (axis == rank - 1) {
     p.line("SetFlag<HardEvent::V_S>(EVENT_ID0);");
     p.line("WaitFlag<HardEvent::V_S>(EVENT_ID0);");
+    // 16-bit floats accumulate in float, each output rounded once (F3); f32 and integers step in their own type.
+    std::string acc = halfWidthFloat(s.dtype) ? "float" : type;
     p.open(fmt::format("for (int64_t i = 0; i < {}; ++i)", c.rows(src)));
-    p.line(fmt::format("{} acc = static_cast<{}>({});", type, type, sum ? 0 : 1));
+    p.line(fmt::format("{} acc = static_cast<{}>({});", acc, acc, sum ? 0 : 1));
     p.open(fmt::format("for (int64_t j = 0; j < {}; ++j)", c.inner(src)));
-    p.line(fmt::format("acc = static_cast<{}>(acc {} {}.GetValue(i * {} + j));", type, sum ? "+" : "*", c.tensor(src),
-                       c.pitch(src)));
-    p.line(fmt::format("{}.SetValue(i * {} + j, acc);", c.tensor(dst), c.pitch(dst)));
+    p.line(fmt::format("acc = static_cast<{}>(acc {} static_cast<{}>({}.GetValue(i * {} + j)));", acc, sum ? "+" : "*",
+                       acc, c.tensor(src), c.pitch(src)));
+    p.line(fmt::format("{}.SetValue(i * {} + j, static_cast<{}>(acc));", c.tensor(dst), c.pitch(dst), type));
     p.close();
     p.close();
     p.line("SetFlag<HardEvent::S_V>(EVENT_ID0);");
     p.line("WaitFlag<HardEvent::S_V>(EVENT_ID0);");
     return;
   }
-  if (rank != 2 || axis != 0) return c.unsupported(n, "a scan over a middle axis");
   std::string cols = fmt::format("static_cast<int32_t>({})", c.inner(src));
-  p.line(fmt::format("Muls({}, {}, static_cast<{}>(1), {});", c.tensor(dst), c.tensor(src), type, cols));
-  p.open(fmt::format("for (int64_t i = 1; i < {}; ++i)", c.rows(src)));
-  p.line(fmt::format("{}({}[i * {}], {}[(i - 1) * {}], {}[i * {}], {});", sum ? "Add" : "Mul", c.tensor(dst),
-                     c.pitch(dst), c.tensor(dst), c.pitch(dst), c.tensor(src), c.pitch(src), cols));
+  if (halfWidthFloat(s.dtype)) {
+    auto extents = [&](int from, int to) {
+      std::string out;
+      for (int d = from; d < to; ++d) {
+        if (isOne(s.shape[d])) continue;
+        out += (out.empty() ? "" : " * ") + c.extent(s.shape[d]);
+      }
+      return out.empty() ? std::string("1") : out;
+    };
+    return foldRowsInFloat(c, p, n, extents(0, axis), extents(axis, axis + 1), extents(axis + 1, rank - 1));
+  }
+  if (rank == 2 && axis == 0) {
+    p.line(fmt::format("Muls({}, {}, static_cast<{}>(1), {});", c.tensor(dst), c.tensor(src), type, cols));
+    p.open(fmt::format("for (int64_t i = 1; i < {}; ++i)", c.rows(src)));
+    p.line(fmt::format("{}({}[i * {}], {}[(i - 1) * {}], {}[i * {}], {});", sum ? "Add" : "Mul", c.tensor(dst),
+                       c.pitch(dst), c.tensor(dst), c.pitch(dst), c.tensor(src), c.pitch(src), cols));
+    p.close();
+    return;
+  }
+  // Any other row axis: the rows are (outer, axis, inner) in row-major order; each (outer, inner) pair is a chain
+  // of rows `inner` apart.
+  auto product = [&](int from, int to) {
+    std::string out;
+    for (int d = from; d < to; ++d) {
+      if (isOne(s.shape[d])) continue;
+      out += (out.empty() ? "" : " * ") + c.extent(s.shape[d]);
+    }
+    return out.empty() ? std::string("1") : out;
+  };
+  std::string outer = product(0, axis), count = product(axis, axis + 1), innerRows = product(axis + 1, rank - 1);
+  std::string dp = c.pitch(dst), sp = c.pitch(src);
+  p.open(fmt::format("for (int64_t o = 0; o < {}; ++o)", outer));
+  p.open(fmt::format("for (int64_t r = 0; r < {}; ++r)", innerRows));
+  p.line(fmt::format("const int64_t first = o * {} * {} + r;", count, innerRows));
+  p.line(fmt::format("Muls({}[first * {}], {}[first * {}], static_cast<{}>(1), {});", c.tensor(dst), dp,
+                     c.tensor(src), sp, type, cols));
+  p.open(fmt::format("for (int64_t k = 1; k < {}; ++k)", count));
+  p.line(fmt::format("const int64_t row = first + k * {};", innerRows));
+  p.line(fmt::format("{}({}[row * {}], {}[(row - {}) * {}], {}[row * {}], {});", sum ? "Add" : "Mul", c.tensor(dst),
+                     dp, c.tensor(dst), innerRows, dp, c.tensor(src), sp, cols));
+  p.close();
+  p.close();
   p.close();
 }
 
@@ -316,65 +564,95 @@ CmpSpelling cmpSpelling(Op op) {
   }
 }
 
-// Compare writes one bit per element and works on whole 256-byte repeats, so the vector unit takes the first
-// len / 256 * 256 elements (whole 32-byte blocks of bits: aligned offsets, and never a read past written data) and
-// the scalar unit the rest, composing each mask byte from up to eight comparisons.
+// Compare writes one bit per element and works on whole 256-byte repeats, so per row the vector unit takes the
+// first len / 256 * 256 elements (whole 32-byte blocks of bits: aligned, and never a read past written data) and
+// the scalar unit the rest, composing each mask byte from up to eight comparisons. Mask rows sit at a 32-byte
+// pitch like any tile's. The vector Compare takes half and float, and int32 for == only (the A2 rule); other
+// integer comparisons are the scalar unit's alone, exact in int64.
 void compare(EmitContext& c, CodePrinter& p, const ir::Node& n) {
   BufferId dst = n.dst, a = n.srcs[0];
   const ir::Buffer& x = c.k.buffer(a);
-  if (!c.oneRow(a)) return c.unsupported(n, "comparisons of tiles with more than one row");
-  if (!dsl::isFloat(x.dtype) && n.op != Op::Eq) return c.unsupported(n, "integer comparisons other than ==");
   bool withScalar = n.srcs.size() == 1;
+  bool multi = !c.oneRow(a);
+  bool vector = x.dtype == ir::DType::F16 || x.dtype == ir::DType::F32 || (x.dtype == ir::DType::I32 && n.op == Op::Eq);
   CmpSpelling cmp = cmpSpelling(n.op);
-  std::string len = c.inner(a), vec = c.bufferName(dst) + "Vec";
+  std::string len = c.inner(a), vec = vector ? c.bufferName(dst) + "Vec" : "0";
   std::string rhs = withScalar ? c.scalarAs(n.args[0], x.dtype) : "";
-  p.line(fmt::format("const int64_t {} = {} / 256 * 256;", vec, len));
-  p.open(fmt::format("if ({} > 0)", vec));
-  if (withScalar) {
-    p.line(fmt::format("CompareScalar({}, {}, {}, CMPMODE::{}, static_cast<uint32_t>({}));", c.tensor(dst),
-                       c.tensor(a), rhs, cmp.mode, vec));
-  } else {
-    p.line(fmt::format("Compare({}, {}, {}, CMPMODE::{}, static_cast<uint32_t>({}));", c.tensor(dst), c.tensor(a),
-                       c.tensor(n.srcs[1]), cmp.mode, vec));
+  auto row = [&](BufferId b) { return multi ? fmt::format("{}[i * {}]", c.tensor(b), c.pitch(b)) : c.tensor(b); };
+  auto at = [&](BufferId b, const char* j) {
+    return multi ? fmt::format("i * {} + {}", c.pitch(b), j) : std::string(j);
+  };
+  p.line("{");  // a block of its own: a mask written twice in one stage declares its count again
+  p.indent();
+  if (vector) {
+    p.line(fmt::format("const int64_t {} = {} / 256 * 256;", vec, len));
+    p.open(fmt::format("if ({} > 0)", vec));
+    if (multi) p.open(fmt::format("for (int64_t i = 0; i < {}; ++i)", c.rows(a)));
+    if (withScalar) {
+      p.line(fmt::format("CompareScalar({}, {}, {}, CMPMODE::{}, static_cast<uint32_t>({}));", row(dst), row(a), rhs,
+                         cmp.mode, vec));
+    } else {
+      p.line(fmt::format("Compare({}, {}, {}, CMPMODE::{}, static_cast<uint32_t>({}));", row(dst), row(a),
+                         row(n.srcs[1]), cmp.mode, vec));
+    }
+    if (multi) p.close();
+    p.close();
   }
-  p.close();
   p.line("SetFlag<HardEvent::V_S>(EVENT_ID0);");
   p.line("WaitFlag<HardEvent::V_S>(EVENT_ID0);");
+  if (multi) p.open(fmt::format("for (int64_t i = 0; i < {}; ++i)", c.rows(a)));
   p.open(fmt::format("for (int64_t byte = {} / 8; byte < TcCdiv({}, 8); ++byte)", vec, len));
   p.line("uint8_t bits = 0;");
   p.open(fmt::format("for (int64_t j = byte * 8; j < byte * 8 + 8 && j < {}; ++j)", len));
-  std::string right = withScalar ? fmt::format("static_cast<float>({})", rhs)
-                                 : fmt::format("static_cast<float>({}.GetValue(j))", c.tensor(n.srcs[1]));
-  p.line(fmt::format("if (static_cast<float>({}.GetValue(j)) {} {}) bits |= static_cast<uint8_t>(1u << (j % 8));",
-                     c.tensor(a), cmp.cpp, right));
+  const char* wide = dsl::isFloat(x.dtype) ? "float" : "int64_t";
+  std::string right = withScalar ? fmt::format("static_cast<{}>({})", wide, rhs)
+                                 : fmt::format("static_cast<{}>({}.GetValue({}))", wide, c.tensor(n.srcs[1]),
+                                               at(n.srcs[1], "j"));
+  p.line(fmt::format("if (static_cast<{}>({}.GetValue({})) {} {}) bits |= static_cast<uint8_t>(1u << (j % 8));", wide,
+                     c.tensor(a), at(a, "j"), cmp.cpp, right));
   p.close();
-  p.line(fmt::format("{}.SetValue(byte, bits);", c.tensor(dst)));
+  p.line(fmt::format("{}.SetValue({}, bits);", c.tensor(dst), at(dst, "byte")));
   p.close();
+  if (multi) p.close();
   p.line("SetFlag<HardEvent::S_V>(EVENT_ID0);");
   p.line("WaitFlag<HardEvent::S_V>(EVENT_ID0);");
+  p.dedent();
+  p.line("}");
 }
 
 // Select in tensor-tensor mode over the elements whose mask bits the vector Compare wrote; the scalar unit picks
-// the rest.
+// the rest. Per row when the tile has several.
 void select(EmitContext& c, CodePrinter& p, const ir::Node& n) {
   BufferId dst = n.dst, mask = n.srcs[0], a = n.srcs[1], b = n.srcs[2];
-  if (!c.oneRow(dst)) return c.unsupported(n, "where() on tiles with more than one row");
+  bool multi = !c.oneRow(dst);
+  auto row = [&](BufferId x) { return multi ? fmt::format("{}[i * {}]", c.tensor(x), c.pitch(x)) : c.tensor(x); };
+  auto at = [&](BufferId x, const std::string& j) {
+    return multi ? fmt::format("i * {} + {}", c.pitch(x), j) : j;
+  };
   std::string len = c.inner(dst), vec = c.bufferName(dst) + "Vec";
+  p.line("{");  // a block of its own: a value selected into twice in one stage declares its count again
+  p.indent();
   p.line(fmt::format("const int64_t {} = {} / 256 * 256;", vec, len));
   p.open(fmt::format("if ({} > 0)", vec));
-  p.line(fmt::format("Select({}, {}, {}, {}, SELMODE::VSEL_TENSOR_TENSOR_MODE, static_cast<uint32_t>({}));",
-                     c.tensor(dst), c.tensor(mask), c.tensor(a), c.tensor(b), vec));
+  if (multi) p.open(fmt::format("for (int64_t i = 0; i < {}; ++i)", c.rows(dst)));
+  p.line(fmt::format("Select({}, {}, {}, {}, SELMODE::VSEL_TENSOR_TENSOR_MODE, static_cast<uint32_t>({}));", row(dst),
+                     row(mask), row(a), row(b), vec));
+  if (multi) p.close();
   p.close();
   p.line("SetFlag<HardEvent::V_S>(EVENT_ID0);");
   p.line("WaitFlag<HardEvent::V_S>(EVENT_ID0);");
+  if (multi) p.open(fmt::format("for (int64_t i = 0; i < {}; ++i)", c.rows(dst)));
   p.open(fmt::format("for (int64_t j = {}; j < {}; ++j)", vec, len));
-  p.line(fmt::format("const bool take = ((static_cast<uint32_t>({}.GetValue(j / 8)) >> (j % 8)) & 1u) != 0;",
-                     c.tensor(mask)));
-  p.line(fmt::format("{}.SetValue(j, take ? {}.GetValue(j) : {}.GetValue(j));", c.tensor(dst), c.tensor(a),
-                     c.tensor(b)));
+  p.line(fmt::format("const bool take = ((static_cast<uint32_t>({}.GetValue({})) >> (j % 8)) & 1u) != 0;",
+                     c.tensor(mask), at(mask, "j / 8")));
+  p.line(fmt::format("{}.SetValue({}, take ? {}.GetValue({}) : {}.GetValue({}));", c.tensor(dst), at(dst, "j"),
+                     c.tensor(a), at(a, "j"), c.tensor(b), at(b, "j")));
   p.close();
+  if (multi) p.close();
   p.line("SetFlag<HardEvent::S_V>(EVENT_ID0);");
   p.line("WaitFlag<HardEvent::S_V>(EVENT_ID0);");
+  p.dedent();
+  p.line("}");
 }
 
 // gather(table, index) along the last axis, on the scalar unit: out[i][j] = table[i][index[i][j]]. (The vector
@@ -399,7 +677,9 @@ void gather(EmitContext& c, CodePrinter& p, const ir::Node& n) {
 
 void emitTileOp(EmitContext& c, CodePrinter& p, const ir::Node& n) {
   using ir::NodeKind;
-  if (n.dst != ir::kNone && c.k.buffer(n.dst).mem != dsl::Mem::UB && n.kind != NodeKind::Store) {
+  if (isCubeOp(c, n)) return emitCubeOp(c, p, n);  // emit_cube.cpp
+  if (n.dst != ir::kNone && c.k.buffer(n.dst).mem != dsl::Mem::UB && n.kind != NodeKind::Store &&
+      n.kind != NodeKind::Load) {
     return c.unsupported(n, fmt::format("{} results in {} (the cube path)", ir::nodeKindName(n.kind),
                                         dsl::memName(c.k.buffer(n.dst).mem)));
   }
@@ -420,8 +700,14 @@ void emitTileOp(EmitContext& c, CodePrinter& p, const ir::Node& n) {
         });
         return;
       }
+      if (n.op == Op::Silu) {
+        forRows(c, p, {n.dst, n.srcs[0]}, [&](const std::vector<std::string>& r, const std::string& count) {
+          return fmt::format("Silu({}, {}, {})", r[0], r[1], count);
+        });
+        return;
+      }
       if (const char* api = highLevelApi(n.op)) {
-        std::string tmp = c.tensor(n.work) + ".ReinterpretCast<uint8_t>()";
+        std::string tmp = tmpBuffer(c, n);
         forRows(c, p, {n.dst, n.srcs[0]}, [&](const std::vector<std::string>& r, const std::string& count) {
           return fmt::format("{}({}, {}, {}, {})", api, r[0], r[1], tmp, count);
         });
@@ -435,9 +721,16 @@ void emitTileOp(EmitContext& c, CodePrinter& p, const ir::Node& n) {
       return binary(c, p, n, api);
     }
     case NodeKind::BinaryScalar: {
+      std::string value = c.scalarAs(n.args[0], c.k.buffer(n.dst).dtype);
+      if (n.op == Op::Pows) {
+        std::string tmp = tmpBuffer(c, n);
+        forRows(c, p, {n.dst, n.srcs[0]}, [&](const std::vector<std::string>& r, const std::string& count) {
+          return fmt::format("Power({}, {}, {}, {}, {})", r[0], r[1], value, tmp, count);
+        });
+        return;
+      }
       const char* api = scalarApi(n.op);
       if (!api) return c.unsupported(n, fmt::format("the tile operator '{}' with a scalar", ir::opName(n.op)));
-      std::string value = c.scalarAs(n.args[0], c.k.buffer(n.dst).dtype);
       forRows(c, p, {n.dst, n.srcs[0]}, [&](const std::vector<std::string>& r, const std::string& count) {
         return fmt::format("{}({}, {}, {}, {})", api, r[0], r[1], value, count);
       });

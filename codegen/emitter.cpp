@@ -14,9 +14,14 @@ std::string emitAscendC(const ir::Kernel& kernel, const EmitOptions& options, su
   p.line(fmt::format("// {} kernel on {} {} core(s); each line below made from the DSL names its source line.",
                      ir::coreKindName(kernel.coreKind), detail::blockDim(kernel),
                      kernel.coreKind == ir::CoreKind::Vector ? "vector" : "cube"));
-  p.line("#include \"kernel_operator.h\"");
-  p.blank();
-  p.line("using namespace AscendC;");
+  bool batched = !options.namespaceName.empty();
+  if (batched) {
+    p.line(fmt::format("namespace {} {{", options.namespaceName));
+  } else {
+    p.line("#include \"kernel_operator.h\"");
+    p.blank();
+    p.line("using namespace AscendC;");
+  }
   p.blank();
   detail::emitTiling(c, p);
   p.blank();
@@ -25,6 +30,7 @@ std::string emitAscendC(const ir::Kernel& kernel, const EmitOptions& options, su
   detail::emitEntry(c, p);
   p.blank();
   detail::emitLauncher(c, p);
+  if (batched) p.line(fmt::format("}}  // namespace {}", options.namespaceName));
   if (c.failed()) return "";
   return p.str();
 }

@@ -18,10 +18,19 @@ struct EmitOptions {
   std::string sourceName;                   // the .tile file's base name, for the line comments
   std::vector<std::string> sourceLines;     // the .tile file's lines (index 0 = line 1), for the line comments
   std::map<std::string, double> attrDefaults;  // attribute name -> its default, for the launcher
+  // Batching many kernels into one translation unit (fuzz/batch.cpp: the emulator headers dominate a build, so
+  // one build for many kernels): a non-empty name puts everything kernel-specific in `namespace NAME`, leaves
+  // the includes and the launcher runtime to batchPrelude(), and makes the launcher `int Run(int argc, char**
+  // argv)` (same arguments as the standalone `main`) for the batch's own `main` to call.
+  std::string namespaceName;
 };
 
 /// The AscendC source of `kernel`. IR the emitter cannot express yet is reported as an error diagnostic at the DSL
 /// construct (never silently wrong code); the result is then empty.
 std::string emitAscendC(const ir::Kernel& kernel, const EmitOptions& options, support::DiagnosticEngine& diagnostics);
+
+/// The head of a batch's file, once before the kernels emitted with a namespaceName: the includes,
+/// `using namespace AscendC;` and, under ASCENDC_CPU_DEBUG, the launcher's includes and runtime.
+std::string batchPrelude();
 
 }  // namespace tilecraft::codegen

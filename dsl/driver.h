@@ -47,13 +47,12 @@ int compileFile(const FrontEndOptions& options, const BackEnd& backEnd, std::ost
 
 struct CompileOptions {
   std::string file;
-  std::string emit = "ast";          // tokens | ast (ir: passes/driver.h, ascendc: codegen/driver.h)
+  std::string emit = "ast";  // tokens | ast (ir: passes/driver.h, ascendc: codegen/driver.h, project: emit_project.h)
   std::string diagnostics = "text";  // text | json
 };
 
-/// `--emit=tokens|ast`. Exit status: 0 success, 1 the program has errors (or the stage does not exist yet:
-/// project), 2 bad usage (including a stage another driver owns: ir, ir-after=PASS, ascendc) or unreadable
-/// file. The emitted text goes to `out`; diagnostics go to `err`.
+/// `--emit=tokens|ast`. Exit status: 0 success, 1 the program has errors, 2 bad usage (including a stage another
+/// driver owns: ir, ir-after=PASS, ascendc, project) or unreadable file. The emitted text goes to `out`; diagnostics go to `err`.
 int runCompile(const CompileOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace tilecraft::dsl

@@ -273,10 +273,16 @@ Type Checker::checkBuiltin(NodeId id, const BuiltinInfo& info, const std::vector
     }
     case Builtin::Maximum:
     case Builtin::Minimum:
-    case Builtin::Pow:
-      typed(0);
+    case Builtin::Pow: {
+      Type base = typed(0);
       typed(1);
-      return elementwise(id, fmt::format("{}()", info.name).c_str(), info.dtypes, {args[0], args[1]}, info.workFactor);
+      Type r = elementwise(id, fmt::format("{}()", info.name).c_str(), info.dtypes, {args[0], args[1]}, info.workFactor);
+      // pow(2.0, x): lowering fills the number base into a tile of the result's shape (the IR's Pows takes the
+      // scalar as the exponent).
+      bool numberBase = base.kind == TypeKind::Int || base.kind == TypeKind::Float;
+      if (info.id == Builtin::Pow && numberBase && !r.isError()) stagingRecords(id, {args[0]}, r, true);
+      return r;
+    }
     case Builtin::LeakyRelu:
     case Builtin::Clamp: {
       Type x = typed(0);

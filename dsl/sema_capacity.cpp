@@ -177,6 +177,7 @@ int64_t Checker::recordBytes(const BufferRecord& r, NodeId tileVar, int64_t size
   for (const Dim& d : r.shape) extents.push_back((d.kind == Dim::Kind::Tile && d.ref == tileVar) ? size : d.value);
   if (r.reduceWork) return reduceWorkBytes(r.dtype, extents.empty() ? 1 : extents.back());
   int64_t bytes = tileBytes(r.dtype, extents);
+  if (r.workFactor > 0 && r.mathWork) return mathWorkBytes(r.dtype, bytes * r.workFactor);
   return r.workFactor > 0 ? bytes * r.workFactor : bytes;
 }
 

@@ -141,9 +141,10 @@ std::vector<Type> Checker::iterator(NodeId forNode, LoopContext& loop) {
     }
     loop.buffers = *b;
   }
-  // Lowering gives each grid block one tile and one copy of each value (nothing to overlap within a block);
-  // capacity counts what the planner will allocate.
-  if (info->id == Builtin::Grid) loop.buffers = 1;
+  // A grid block holds one tile: by default one copy of each value. An explicit buffers=2 gives the block's queues
+  // two copies, so the next block's copy-in overlaps this block's compute; capacity counts what the planner
+  // allocates (lowering passes the same number to the block's tile loops).
+  if (info->id == Builtin::Grid && kw.find("buffers") == kw.end()) loop.buffers = 1;
   auto sizeIt = kw.find("size");
   if (sizeIt == kw.end()) {
     return fail(fmt::format("{}() needs size=", info->name),

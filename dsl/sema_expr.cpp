@@ -495,7 +495,10 @@ Type Checker::elementwise(NodeId id, const char* what, DTypeSet allowed, const s
   r.dtype = *dtype;
   r.shape = shape;
   vectorUse_ = id;
-  if (workFactor > 0) newRecord(firstTile, result_.types[firstTile], fmt::format("work buffer of {}", what), workFactor);
+  if (workFactor > 0) {
+    int work = newRecord(firstTile, result_.types[firstTile], fmt::format("work buffer of {}", what), workFactor);
+    records_[work].mathWork = true;  // a reduction's caller turns it into reduceWork, which takes precedence
+  }
   int result = newRecord(id, r, what);
   // Lowering may write the result over an operand that dies here (dst == src); capacity decides per layout.
   if (workFactor == 0) {

@@ -42,6 +42,7 @@ struct BufferRecord {
   bool unknownSize = false;   // has a dim with no bound: already diagnosed, left out of the sums
   bool dead = false;          // folded into another buffer (a matmul accumulated in place)
   bool reduceWork = false;    // the work buffer of a reduction: sized by reduceWorkBytes, not by its tile
+  bool mathWork = false;      // the sharedTmpBuffer of a math call: at least mathWorkBytes
   // The innermost loop around the definition, [loopStart, loopEnd]: a queue buffer with several copies
   // rotates over its iterations, so the planner keeps all copies live for the whole loop.
   NodeId loop = kNoNode;

@@ -32,6 +32,11 @@ int64_t reduceWorkBytes(DType dtype, int64_t rowElements) {
   return alignUp(2 * repeats, 32 / bytes) * bytes;
 }
 
+int64_t mathWorkBytes(DType dtype, int64_t tileBytes) {
+  int64_t minimum = dtypeBits(dtype) == 16 ? 512 : 256;
+  return std::max(tileBytes, minimum);
+}
+
 Layout placeBuffers(std::span<const LayoutItem> items) {
   Layout layout;
   layout.offsets.assign(items.size(), 0);

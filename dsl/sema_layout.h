@@ -23,6 +23,11 @@ int64_t tileBytes(DType dtype, std::span<const int64_t> extents);
 /// roundup(repeats, 32 B) elements, about twice that for max/min (ascendc_api.md, reductions).
 int64_t reduceWorkBytes(DType dtype, int64_t rowElements);
 
+/// Work buffer (sharedTmpBuffer) of a high-level math call (tanh ... erf, pow) over a tile of `tileBytes`: the
+/// tile's size, but at least the one 256-byte repeat of float work the API needs (two for 16-bit types, which
+/// stage a float copy), so a call on a small tile still gets its minimum.
+int64_t mathWorkBytes(DType dtype, int64_t tileBytes);
+
 /// One buffer to place: `copies` x `bytes` in `mem`, live over the positions [start, end].
 struct LayoutItem {
   Mem mem = Mem::UB;

@@ -43,7 +43,7 @@ Extent join(Extent a, Extent b) { return {a.rows || b.rows, a.cols || b.cols}; }
 
 class Generator {
  public:
-  explicit Generator(uint64_t seed) : rng_(seed) { program_.seed = seed; }
+  Generator(uint64_t seed) : rng_(seed) { program_.seed = seed; }
   FuzzProgram run();
 
  private:
@@ -156,15 +156,13 @@ void Generator::floatOp() {
     case 13: emit(fmt::format("clamp({}, -0.5, {})", a.name, choose({"0.5", "0.75"})), a.extent, 0.75); return;
     case 14: emit(fmt::format("-{}", a.name), a.extent, a.bound); return;
     case 15:
+    {
       // Round trips through narrower types: the reference's rounding and truncation rules, exercised.
-      if (compute_ == "f32") {
-        const char* via = a.bound < 6e4 ? choose({"f16", "bf16", "i32"}) : "bf16";
-        emit(fmt::format("cast(cast({}, {}), f32)", a.name, via), a.extent, a.bound + 1);
-      } else {
-        emit(fmt::format("cast(cast({}, {}), f16)", a.name, a.bound < 3e4 ? choose({"f32", "i16"}) : "f32"), a.extent,
-             a.bound + 1);
-      }
+      std::string via = compute_ == "f32" ? (a.bound < 6e4 ? choose({"f16", "bf16", "i32"}) : "bf16")
+                                          : (a.bound < 3e4 ? choose({"f32", "i16"}) : "f32");
+      emit(fmt::format("cast(cast({}, {}), {})", a.name, via, compute_), a.extent, a.bound + 1);
       return;
+    }
     default:
       if (family_ == "elementwise") {
         emit(fmt::format("{} + {}", a.name, scalar()), a.extent, a.bound + 3);

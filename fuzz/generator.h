@@ -22,7 +22,9 @@ struct FuzzProgram {
   std::map<std::string, interp::ValueRange> ranges;    // per input tensor
 };
 
-/// The same seed gives the same program on every machine (SplitMix64, no floating point in the choices).
+/// The same seed gives the same program on every machine (SplitMix64, no floating point in the choices). Every
+/// program is for the reference and for the whole compiler and emulator alike (`fuzz --emulate`): the AscendC
+/// emitter supports every construct the generator uses.
 FuzzProgram generate(uint64_t seed);
 
 }  // namespace tilecraft::fuzz

@@ -276,7 +276,10 @@ BufferId Builder::workFor(Op op, BufferId src, BufferId dst) {
     return addBuffer(buf(dst).name + ".work", Mem::UB, s.dtype, {Extent::constant(elements)},
                      BufferKind::Work);
   }
-  return addBuffer(buf(dst).name + ".work", Mem::UB, s.dtype, s.shape, BufferKind::Work);
+  BufferId work = addBuffer(buf(dst).name + ".work", Mem::UB, s.dtype, s.shape, BufferKind::Work);
+  // The math APIs' sharedTmpBuffer has a minimum however small the tile (the checker sizes it alike).
+  k_.buffers[work].bytes = dsl::mathWorkBytes(s.dtype, k_.buffers[work].bytes);
+  return work;
 }
 
 namespace {

@@ -300,6 +300,8 @@ void KernelLowering::gridLoop(dsl::NodeId id, dsl::NodeId iter) {
     cores = type(it->second).cores;
   }
   if (cores == 0) cores = cube ? dsl::kCubeCores : dsl::kVectorCores;
+  int buffers = 1;
+  if (auto it = kw.find("buffers"); it != kw.end()) buffers = static_cast<int>(*type(it->second).constInt);
   auto hostVar = [&](std::string name, ir::NodeId value) {
     ir::Var v;
     v.name = std::move(name);
@@ -341,8 +343,9 @@ void KernelLowering::gridLoop(dsl::NodeId id, dsl::NodeId iter) {
     const std::string& name = ast_.node(targets[i]).name;
     uint32_t loop = b_.addLoop({name, true});
     loopOf_[targets[i]] = loop;
-    // One tile per block: nothing to overlap across iterations, so one copy of each value.
-    ir::NodeId tile = b_.tileLoop(loop, start, len, size, 1);
+    // One tile per block: one copy of each value unless buffers=2 asks to overlap consecutive blocks (the
+    // checker counts the same copies).
+    ir::NodeId tile = b_.tileLoop(loop, start, len, size, buffers);
     emit(tile);
     bindName(name, {Binding::Kind::Loop, loop});
     parents_.push_back(tile);

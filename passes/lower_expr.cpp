@@ -356,8 +356,15 @@ Value KernelLowering::arith(dsl::NodeId id, OpKind op, dsl::NodeId lhs, dsl::Nod
       }
       break;
     case OpKind::Pow:
-      TILECRAFT_CHECK(lTile, "the checker allows only a number exponent");
-      finish(ir::Op::Pows, x, s);
+      if (lTile) {
+        finish(ir::Op::Pows, x, s);
+      } else {
+        // pow(2.0, x): Pows takes the scalar as the exponent, so the base becomes a tile (the checker counts it).
+        ir::BufferId base = temp(ir::Mem::UB, dtype, k_.buffer(x).shape);
+        emit(b_.fill(base, s));
+        out = result(id, dst, name);
+        emit(b_.binary(ir::Op::Pow, out, base, x));
+      }
       break;
     default:
       TILECRAFT_CHECK(false, fmt::format("operator '{}' on tiles passed the checker", dsl::opSpelling(op)));

@@ -230,6 +230,8 @@ class CoreSim {
   bool drained() const;
   double drainTime() const;
   double fired(uint32_t token) const { return token < fired_.size() ? fired_[token] : kNever; }
+  static bool isCross(const TraceInstr& in) { return in.cls == TraceClass::CoreSync && in.crossFlag >= 0; }
+  bool isCrossWait(const TraceInstr& in) const { return trace_.names[in.name] == "CrossCoreWaitFlag"; }
   void record(int pipe, uint32_t instr, double start, double cycles);
 
   LaunchSim& launch_;
@@ -256,6 +258,12 @@ class LaunchSim {
   void addTransfer(double now, int core, int pipe, const InstrCost& cost);
   void arriveAtSyncAll(int core, double at);
   void coreDone(int core);
+  // Cross-core flags (docs/emulator.md §2): a set fired at `at` on `core` contributes to its mode's target cores;
+  // a target's flag goes up one FFTS hop after the last of the cores whose sets of that mode reach it
+  // contributed, and a wait (whatever its mode) takes it down by one.
+  void crossSignal(int core, const TraceInstr& set, double at);
+  double crossReady(int core, const TraceInstr& wait) const;  // kNever until enough signals arrived
+  void crossConsume(int core, const TraceInstr& wait);
   void record(const TimelineEvent& e) {
     if (keepEvents_) events_.push_back(e);
   }
@@ -283,6 +291,15 @@ class LaunchSim {
   std::priority_queue<Event, std::vector<Event>, std::greater<>> queue_;
   uint64_t seq_ = 0;
   std::vector<double> arrivedAt_;  // per core: when it reached its pending SyncAll (kNever: not waiting)
+  bool crossTarget(int mode, size_t from, size_t to) const;
+  size_t crossNeed(int mode, size_t core) const;
+  struct CrossCounter {
+    std::vector<double> arrivals;  // times the flag went up, sorted
+    size_t consumed = 0;
+    std::array<size_t, 3> parts{};       // contributions so far per mode
+    std::array<double, 3> lastPart{};    // when the latest of them fired
+  };
+  std::vector<std::array<CrossCounter, 16>> cross_;  // per core and flag id
   std::vector<TimelineEvent> events_;
   double gmRead_ = 0, gmWrite_ = 0;
 };
@@ -322,9 +339,12 @@ bool CoreSim::issue() {
     const TraceInstr& in = core_.instrs[i];
     const InstrCost& cost = costs_[i];
     std::string_view name = in.cls == TraceClass::CoreSync ? std::string_view(trace_.names[in.name]) : "";
-    bool drains = in.pipe == TracePipe::All || (in.cls == TraceClass::CoreSync && name != "CrossCoreWaitFlag");
+    bool cross = isCross(in);
+    // A trace without flag ids (older emulators) cannot pair its cross-core flags: there a set drains the core.
+    bool drains = in.pipe == TracePipe::All ||
+                  (in.cls == TraceClass::CoreSync && !cross && name != "CrossCoreWaitFlag");
     if (drains) {
-      // PIPE_ALL, SyncAll and CrossCoreSetFlag stall issue until every pipe has finished what it was given.
+      // PIPE_ALL, SyncAll (and unpaired cross-core sets) stall issue until every pipe has finished what it was given.
       if (!drained()) {
         block_ = Block::Drain;
         break;
@@ -344,18 +364,20 @@ bool CoreSim::issue() {
     int p = static_cast<int>(in.pipe);
     if (p == kS) {
       double start = issueAt_;
-      if (in.cls == TraceClass::WaitFlag) {
-        double f = fired(in.token);
+      if (in.cls == TraceClass::WaitFlag || (cross && isCrossWait(in))) {
+        double f = in.cls == TraceClass::WaitFlag ? fired(in.token) : launch_.crossReady(index_, in);
         if (f == kNever) {
           block_ = Block::Token;
           break;
         }
         start = std::max(start, f);
+        if (cross) launch_.crossConsume(index_, in);
       }
       record(kS, i, start, cost.cycles);
       issueAt_ = start + cost.cycles;
       pipes_[kS].lastEnd = issueAt_;
       if (in.cls == TraceClass::SetFlag && in.token < fired_.size()) fired_[in.token] = issueAt_;
+      if (cross && !isCrossWait(in)) launch_.crossSignal(index_, in, issueAt_);
     } else {
       pipes_[static_cast<size_t>(p)].queue.emplace_back(i, issueAt_);
       issueAt_ += arch_.scalarIssueCycles;
@@ -376,8 +398,9 @@ bool CoreSim::startPipes(double now) {
     auto [i, issuedAt] = pipe.queue[pipe.head];
     const TraceInstr& in = core_.instrs[i];
     double ready = std::max(issuedAt, pipe.lastEnd);
-    if (in.cls == TraceClass::WaitFlag) {
-      double f = fired(in.token);
+    bool crossWait = isCross(in) && isCrossWait(in);
+    if (in.cls == TraceClass::WaitFlag || crossWait) {
+      double f = crossWait ? launch_.crossReady(index_, in) : fired(in.token);
       if (f == kNever) continue;  // woken when the set fires
       ready = std::max(ready, f);
     }
@@ -385,6 +408,7 @@ bool CoreSim::startPipes(double now) {
       launch_.wake(index_, ready);
       continue;
     }
+    if (crossWait) launch_.crossConsume(index_, in);
     ++pipe.head;
     const InstrCost& cost = costs_[i];
     pipe.busy = true;
@@ -406,6 +430,7 @@ void CoreSim::complete(Pipe& p, int pipe, double end) {
   p.lastEnd = end;
   // A set fires once its pipe has finished everything before it: the pipe is in order.
   if (in.cls == TraceClass::SetFlag && in.token < fired_.size()) fired_[in.token] = end;
+  if (isCross(in) && !isCrossWait(in)) launch_.crossSignal(index_, in, end);
 }
 
 bool CoreSim::finishPipes(double now) {
@@ -465,8 +490,10 @@ CoreProfile CoreSim::profile() const {
 std::string CoreSim::blockedAt() const {
   auto where = [&](uint32_t i) {
     const TraceInstr& in = core_.instrs[i];
-    return fmt::format("instruction {} ({} at {}:{}, pipe {}, token {})", i, trace_.names[in.name], trace_.names[in.file],
-                       in.line, tracePipeName(in.pipe), in.token);
+    std::string what = isCross(in) ? fmt::format("cross-core flag {}, mode {}", in.crossFlag, in.crossMode)
+                                   : fmt::format("token {}", in.token);
+    return fmt::format("instruction {} ({} at {}:{}, pipe {}, {})", i, trace_.names[in.name], trace_.names[in.file],
+                       in.line, tracePipeName(in.pipe), what);
   };
   if (block_ == Block::Token) return where(static_cast<uint32_t>(next_));
   for (const Pipe& p : pipes_) {
@@ -502,6 +529,51 @@ LaunchSim::LaunchSim(const TraceLaunch& launch, const TraceFile& trace, const Ar
     cores_.emplace_back(*this, static_cast<int>(c), launch.cores[c], std::move(costs), trace, arch);
   }
   arrivedAt_.assign(cores_.size(), kNever);
+  cross_.resize(cores_.size());
+}
+
+// The emulator's topology (emu/include/emu/launch.h): mode 0 reaches every core of the setter's kind (itself
+// too), mode 1 the other AIV of the block, mode 2 the cores of the other kind in the block.
+bool LaunchSim::crossTarget(int mode, size_t from, size_t to) const {
+  const TraceCore& a = launch_.cores[from];
+  const TraceCore& b = launch_.cores[to];
+  if (mode == 0) return a.aic == b.aic;
+  if (mode == 1) return !a.aic && !b.aic && a.block == b.block && from != to;
+  return a.block == b.block && a.aic != b.aic;
+}
+
+size_t LaunchSim::crossNeed(int mode, size_t core) const {
+  size_t n = 0;
+  for (size_t c = 0; c < cores_.size(); ++c) n += crossTarget(mode, c, core) ? 1 : 0;
+  return n;
+}
+
+// An FFTS hop has no published cycle count (hardware.md §5: "2 pipe drains plus an FFTS round trip"); the
+// signal is priced as one pipe barrier, the same estimate as a SyncAll rendezvous.
+void LaunchSim::crossSignal(int core, const TraceInstr& set, double at) {
+  const int mode = static_cast<int>(set.crossMode);
+  for (size_t t = 0; t < cores_.size(); ++t) {
+    if (!crossTarget(mode, static_cast<size_t>(core), t)) continue;
+    CrossCounter& c = cross_[t][static_cast<size_t>(set.crossFlag)];
+    size_t m = static_cast<size_t>(mode);
+    c.lastPart[m] = std::max(c.lastPart[m], at);
+    if (++c.parts[m] < crossNeed(mode, t)) continue;
+    double arrive = c.lastPart[m] + arch_.pipeBarrierCycles;
+    c.parts[m] = 0;
+    c.lastPart[m] = 0;
+    // Sets fire in simulated-time order, so arrivals mostly come sorted; a wait takes the earliest.
+    c.arrivals.insert(std::upper_bound(c.arrivals.begin(), c.arrivals.end(), arrive), arrive);
+    wake(static_cast<int>(t), arrive);
+  }
+}
+
+double LaunchSim::crossReady(int core, const TraceInstr& wait) const {
+  const CrossCounter& c = cross_[static_cast<size_t>(core)][static_cast<size_t>(wait.crossFlag)];
+  return c.consumed < c.arrivals.size() ? c.arrivals[c.consumed] : kNever;
+}
+
+void LaunchSim::crossConsume(int core, const TraceInstr& wait) {
+  ++cross_[static_cast<size_t>(core)][static_cast<size_t>(wait.crossFlag)].consumed;
 }
 
 void LaunchSim::schedulePool(int pool) {

@@ -2,7 +2,8 @@
 // Replays an emulator instruction trace (perf/trace.h) on an arch spec as a discrete-event simulation. Each core
 // has in-order pipes (S, V, M, MTE1, MTE2, MTE3, FIX) that run concurrently; the scalar unit issues every
 // instruction in program order; a wait starts after its paired set (queues and flags); PIPE_ALL barriers and
-// SyncAll drain the pipes; SyncAll joins the cores. GM transfers of all cores share HBM (or L2 for writes L2
+// SyncAll drain the pipes; SyncAll joins the cores; a cross-core wait starts after the sets that raise its flag on
+// the other cores (by flag id and mode) plus one FFTS hop. GM transfers of all cores share HBM (or L2 for writes L2
 // absorbs) by max-min fair rates. The model and its sources: docs/perf-model.md, "Timeline simulator".
 #pragma once
 

@@ -119,6 +119,15 @@ uint64_t u64(const json& j, const char* key) {
   return v.get<uint64_t>();
 }
 
+int32_t crossFlagOf(int64_t v) {
+  if (v < -1 || v > 15) throw std::invalid_argument(fmt::format("key 'xf' is {}, not a cross-core flag id (-1 to 15)", v));
+  return static_cast<int32_t>(v);
+}
+uint32_t crossModeOf(int64_t v) {
+  if (v < 0 || v > 2) throw std::invalid_argument(fmt::format("key 'xm' is {}, not a cross-core mode (0 to 2)", v));
+  return static_cast<uint32_t>(v);
+}
+
 // An instruction line from its scanned keys; every key of the format must be present.
 TraceInstr fromFlat(const std::vector<FlatValue>& values, Interner& intern) {
   TraceInstr in;
@@ -131,11 +140,12 @@ TraceInstr fromFlat(const std::vector<FlatValue>& values, Interner& intern) {
     if (!v.isString) throw std::invalid_argument(fmt::format("key '{}' is not a string", v.key));
     return std::string(v.text);
   };
+  // The first 20 keys are required; xf and xm (cross-core flags) are newer and optional.
   static const char* const keys[] = {"i", "p", "c", "n", "f", "l", "dt", "rep", "el", "by", "bu",
-                                     "bl", "ga", "src", "dst", "m", "k", "nn", "ev", "tok"};
+                                     "bl", "ga", "src", "dst", "m", "k", "nn", "ev", "tok", "xf", "xm"};
   for (const FlatValue& v : values) {
     int key = -1;
-    for (int k = 0; k < 20; ++k) {
+    for (int k = 0; k < 22; ++k) {
       if (v.key == keys[k]) { key = k; break; }
     }
     if (key < 0) continue;
@@ -161,6 +171,8 @@ TraceInstr fromFlat(const std::vector<FlatValue>& values, Interner& intern) {
       case 17: in.n = static_cast<uint32_t>(count(v)); break;
       case 18: break;  // the HardEvent: the token already pairs set and wait
       case 19: in.token = static_cast<uint32_t>(count(v)); break;
+      case 20: in.crossFlag = crossFlagOf(v.isString ? -2 : v.number); break;
+      case 21: in.crossMode = crossModeOf(static_cast<int64_t>(count(v))); break;
     }
   }
   for (int k = 0; k < 20; ++k) {
@@ -242,6 +254,11 @@ TraceFile parseTrace(std::string_view text, const std::string& fileName) {
         in.k = static_cast<uint32_t>(u64(j, "k"));
         in.n = static_cast<uint32_t>(u64(j, "nn"));
         in.token = static_cast<uint32_t>(u64(j, "tok"));
+        if (j.contains("xf")) {
+          if (!j.at("xf").is_number_integer()) throw std::invalid_argument("key 'xf' is not an integer");
+          in.crossFlag = crossFlagOf(j.at("xf").get<int64_t>());
+        }
+        if (j.contains("xm")) in.crossMode = crossModeOf(static_cast<int64_t>(u64(j, "xm")));
         trace.launches.back().cores.back().instrs.push_back(in);
         --remaining;
       } else {

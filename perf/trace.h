@@ -28,6 +28,8 @@ struct TraceInstr {
   TraceSpace src = TraceSpace::None, dst = TraceSpace::None;
   uint32_t m = 0, n = 0, k = 0;
   uint32_t token = 0;
+  int32_t crossFlag = -1;  // flag id of a CrossCoreSetFlag/CrossCoreWaitFlag (keys xf/xm, optional: older traces)
+  uint32_t crossMode = 0;
 };
 
 struct TraceCore {

@@ -35,7 +35,8 @@ TEST_P(Golden, EmittedAscendCMatchesTheGoldenFile) {
 
 INSTANTIATE_TEST_SUITE_P(Examples, Golden,
                          ::testing::Values("elementwise/add", "broadcast/bias_add", "reduction/sum_rows",
-                                           "softmax/softmax_rows", "normalization/layer_norm"),
+                                           "softmax/softmax_rows", "normalization/layer_norm", "matmul/matmul",
+                                           "mixed/matmul_bias_relu"),
                          [](const ::testing::TestParamInfo<std::string>& info) {
                            return fs::path(info.param).filename().string();
                          });

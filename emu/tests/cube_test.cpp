@@ -321,8 +321,9 @@ TEST_F(FloatMatmulTest, FixpipeChecks) {
   EXPECT_EQ(checkMessage([&] { Fixpipe(fl.t_, c1, FixpipeParamsV220(N, 8193, M, N, false)); }),
             "Fixpipe mSize is 8193, outside [1, 8192]; hint: split M into several calls");
   EXPECT_EQ(checkMessage([&] { Fixpipe(i8.t_, c1, FixpipeParamsV220(N, M, M, N, false)); }),
-            "Fixpipe from float to int8_t is not emulated (supported: float to float, half or bfloat16_t; int32_t "
-            "to int32_t)");
+            "Fixpipe from float to int8_t needs quantPre = QF322B8_PRE or VQF322B8_PRE, got quantPre 0; hint: set "
+            "quantPre to QuantMode_t::QF322B8_PRE (one scale in deqScalar) or QuantMode_t::VQF322B8_PRE (per-channel "
+            "scales in cbufWorkspace)");
   EXPECT_EQ(checkMessage([&] { Fixpipe(fl.t_, c1, FixpipeParamsV220(N, M, M, N, false, NoQuant, 0, 2, 1, 1, 0)); }),
             "Fixpipe with ndNum 2 is not emulated; hint: issue one call per matrix");
   EXPECT_EQ(checkMessage([&] {

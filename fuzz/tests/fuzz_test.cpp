@@ -45,5 +45,25 @@ TEST(Fuzz, AThousandProgramsPassTheFrontEndAndRunOnTheReference) {
   }
 }
 
+// The constructs the emitter once got wrong are generated, for f16 compute too: reductions and scans in f16
+// (F3), float -> integer round trips (F2). `fuzz --emulate` runs these same programs through the emulator.
+TEST(Fuzz, ProgramsCoverF16ReductionsAndIntegerRoundTrips) {
+  int f16Reductions = 0;
+  std::string all;
+  for (uint64_t seed = 1; seed <= 300; ++seed) {
+    FuzzProgram program = generate(seed);
+    all += program.source;
+    bool f16 = program.source.find("Tensor[f16") != std::string::npos &&
+               program.source.find("cast(v0, f32)") == std::string::npos;
+    if (!f16) continue;
+    for (const char* op : {"reduce_sum(", "reduce_mean(", "cumsum("}) {
+      f16Reductions += program.source.find(op) != std::string::npos;
+    }
+  }
+  EXPECT_GT(f16Reductions, 0);
+  EXPECT_NE(all.find(", i32), f32)"), std::string::npos);
+  EXPECT_NE(all.find(", i16), f16)"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace tilecraft::fuzz

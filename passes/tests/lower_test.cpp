@@ -66,6 +66,18 @@ TEST(Lower, WhereWithANumberFillsATile) {
   EXPECT_THAT(ir, HasSubstr("      %out = select %0, %v, %1 "));
 }
 
+TEST(Lower, NumberBaseOfPowIsFilledIntoATile) {
+  std::string ir = lowerCompute("            out = pow(2.0, v)\n");
+  EXPECT_THAT(ir, HasSubstr("      %0 = fill 2.0 "));
+  EXPECT_THAT(ir, HasSubstr("      %out = pow %0, %v work=%out.work "));
+}
+
+TEST(Lower, MathWorkBuffersHaveTheApiMinimum) {
+  // sin of an (r, 1) f16 column: 8 rows of 32 bytes, below the 512 bytes the half Sin needs as sharedTmpBuffer.
+  std::string ir = lowerCompute("            out = v + cast(sin(cast(reduce_max(v, axis=-1), f16)), f32)\n");
+  EXPECT_THAT(ir, HasSubstr(".work: f16[r, 1] in UB, 512 B work\n"));
+}
+
 TEST(Lower, ClampIsMaxsThenMins) {
   std::string ir = lowerCompute("            out = clamp(v, -1.0, 1.0)\n");
   EXPECT_THAT(ir, HasSubstr("      %0 = maxs %v, -1.0 "));

@@ -182,6 +182,10 @@ TEST(Pipeline, CheckerAndPlannerAgreeOnEachCapacityRule) {
                                  "out")},
       {"grid_one_copy",
        "M = dim()\n\n@kernel\ndef g(x: Tensor[f32, (M,)], y: Tensor[f32, (M,)]):\n"
+       "    for m in grid((M,), size=(1024,)):\n        with copyin:\n            v = load(x[m])\n"
+       "        with compute:\n            out = v * 2.0\n        with copyout:\n            store(y[m], out)\n"},
+      {"grid_two_copies",
+       "M = dim()\n\n@kernel\ndef g(x: Tensor[f32, (M,)], y: Tensor[f32, (M,)]):\n"
        "    for m in grid((M,), size=(1024,), buffers=2):\n        with copyin:\n            v = load(x[m])\n"
        "        with compute:\n            out = v * 2.0\n        with copyout:\n            store(y[m], out)\n"},
   };
@@ -197,8 +201,9 @@ TEST(Pipeline, CheckerAndPlannerAgreeOnEachCapacityRule) {
     // sees it (at the compare) and the mask takes its slot: the checker is 128 bytes (m's 4 rows) over.
     EXPECT_EQ(c.peak[ub], c.planned[ub] + 128) << name;
   }
-  // The grid's values have one copy each: 4 KiB for v and for out.
+  // A grid's values have one copy each by default (4 KiB for v and for out), two with buffers=2.
   EXPECT_EQ(checkAndPlan("grid", programs.at("grid_one_copy")).peak[static_cast<size_t>(dsl::Mem::UB)], 8192);
+  EXPECT_EQ(checkAndPlan("grid", programs.at("grid_two_copies")).peak[static_cast<size_t>(dsl::Mem::UB)], 16384);
 }
 
 // Every example goes through the whole pipeline with the verifier after each pass (runCompileIr reports a
@@ -217,7 +222,7 @@ TEST(Pipeline, EveryExampleLowers) {
     EXPECT_THAT(out.str(), HasSubstr("  planned: ")) << name;
     ++lowered;
   }
-  EXPECT_EQ(lowered, 26);
+  EXPECT_EQ(lowered, 29);
 }
 
 // The checker's capacity verdict is the planner's: for every example and memory, the end of the checker's

@@ -20,6 +20,8 @@ set(timeline_samples add_custom add_tail_pad layernorm softmax_rows matmul_cube)
 foreach(sample ${timeline_samples})
   timeline_kernel(perf_kernel_${sample} ${CMAKE_SOURCE_DIR}/samples/${sample}.cpp)
 endforeach()
+# A MIX kernel handing each block's matmul from its AIC to its two AIVs through cross-core flags.
+timeline_kernel(perf_kernel_mix_handoff ${CMAKE_SOURCE_DIR}/emu/conformance/mix_handoff.cpp)
 
 # timeline_trace(NAME KERNEL ARGS...): runs KERNEL ARGS into ${timeline_trace_dir}/NAME.jsonl (the emulator appends,
 # so the old file goes first).
@@ -39,6 +41,7 @@ endfunction()
 foreach(sample ${timeline_samples})
   timeline_trace(${sample} perf_kernel_${sample})
 endforeach()
+timeline_trace(mix_handoff perf_kernel_mix_handoff)
 # Twins: 2 M halves on 8 cores in 16 KiB tiles, one buffer per queue vs two.
 timeline_trace(add_single perf_kernel_add_tiles 8 2097152 8192 1)
 timeline_trace(add_double perf_kernel_add_tiles 8 2097152 8192 2)

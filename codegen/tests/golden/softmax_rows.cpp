@@ -212,7 +212,9 @@ inline const std::string* Find(const Options& o, const char* name) {
   return nullptr;
 }
 
-inline bool GetInt(const Options& o, const char* name, int64_t* out, bool required, const char* what) {
+// Dims are sizes (never negative); integer attributes may be negative (`signedValue`).
+inline bool GetInt(const Options& o, const char* name, int64_t* out, bool required, const char* what,
+                   bool signedValue = false) {
   const std::string* v = Find(o, name);
   if (!v) {
     if (required) std::fprintf(stderr, "error: missing %s=<value> (%s)\n", name, what);
@@ -220,8 +222,8 @@ inline bool GetInt(const Options& o, const char* name, int64_t* out, bool requir
   }
   char* end = nullptr;
   long long x = std::strtoll(v->c_str(), &end, 10);
-  if (v->empty() || *end != '\0' || x < 0) {
-    std::fprintf(stderr, "error: %s=%s is not a non-negative integer\n", name, v->c_str());
+  if (v->empty() || *end != '\0' || (x < 0 && !signedValue)) {
+    std::fprintf(stderr, "error: %s=%s is not a%s integer\n", name, v->c_str(), signedValue ? "n" : " non-negative");
     return false;
   }
   *out = x;

@@ -5,8 +5,9 @@
 // on pipe q may touch data that instruction j on pipe p != q wrote (or, for a write, read) only if q "knows" j has
 // completed: know_[q][p] >= seq(j). Knowledge flows only through SetFlag/WaitFlag pairs (EnQue/DeQue and
 // FreeTensor/AllocTensor are such pairs, with the queue's fixed HardEvent) and PipeBarrier<PIPE_ALL>. Memory is
-// tracked per 32-byte block: the last writer and, per pipe, the last reader. Scalar reads are the one exception:
-// they complete before the scalar unit issues anything else, so they never race with a later write.
+// tracked per 32-byte block: the last writer and, per pipe, the last reader (stored per run of blocks that share
+// them, emu/memstate.h). Scalar reads are the one exception: they complete before the scalar unit issues anything
+// else, so they never race with a later write.
 #pragma once
 
 #include <memory>
@@ -15,30 +16,23 @@
 
 #include "emu/base.h"
 #include "emu/enums.h"
+#include "emu/memstate.h"
 #include "emu/trace.h"
 
 namespace tcemu {
 
-constexpr uint32_t kBlock = 32;
-
-// Ordering state of one 32-byte block: instruction indices + 1 (0 = none).
-struct BlockState {
-  uint32_t writer = 0;
-  uint32_t readers[kPipeCount] = {};
-  uint8_t readerPipes = 0;  // bit p set: readers[p] is current (a write clears them all at once)
-};
-
+// A local memory: its bytes, which of them something wrote, and the pipes' ordering state.
 struct Arena {
   std::vector<uint8_t> data;
-  std::vector<uint8_t> written;  // 1 per byte once something wrote it
-  std::vector<BlockState> blocks;
+  WrittenBits written;  // 1 per byte once something wrote it
+  OrderMap order;       // per run of 32-byte blocks
   void ensure(uint32_t size) {
     if (!data.empty()) return;
     recycled().take(*this, size);
     // Fill with a pattern, not zeros, so that a read of unwritten data that slipped past the checks is visible.
     data.assign(size, 0xA5);
-    written.assign(size, 0);
-    blocks.assign(size / kBlock, BlockState{});
+    written.reset(size);
+    order.reset(size / kBlock);
   }
   ~Arena() {
     if (!data.empty()) recycled().give(*this);
@@ -58,8 +52,8 @@ struct Arena {
       if (free.size() >= 64) return;
       Arena* shell = new Arena;
       shell->data.swap(a.data);
-      shell->written.swap(a.written);
-      shell->blocks.swap(a.blocks);
+      std::swap(shell->written, a.written);
+      std::swap(shell->order, a.order);
       free.push_back(shell);
     }
     void take(Arena& a, uint32_t size) {
@@ -67,8 +61,8 @@ struct Arena {
       for (size_t i = free.size(); i-- > 0;) {
         if (free[i]->data.capacity() < size) continue;
         a.data.swap(free[i]->data);
-        a.written.swap(free[i]->written);
-        a.blocks.swap(free[i]->blocks);
+        std::swap(a.written, free[i]->written);
+        std::swap(a.order, free[i]->order);
         delete free[i];
         free.erase(free.begin() + static_cast<std::ptrdiff_t>(i));
         return;
@@ -122,10 +116,12 @@ class Core {
     for (int p = 0; p < kPipeCount; ++p)
       for (int q = 0; q < kPipeCount; ++q) know_[p][q] = 0;
     maskLow_ = maskHigh_ = ~0ULL;
+    takeTrace(trace_);
   }
 
   ~Core() {
     for (auto& entry : gmPages_) giveGmPage(std::move(entry.second));
+    giveTrace(trace_);
   }
   Core(const Core&) = delete;
   Core& operator=(const Core&) = delete;
@@ -148,7 +144,11 @@ class Core {
   uint32_t begin(Pipe pipe, OpClass cls, const char* name, const SrcLoc& loc) {
     Instr ins;
     ins.name = name;
-    ins.file = baseName(loc.file);
+    if (loc.file != lastFile_) {  // call sites repeat: look the base name up once per file pointer
+      lastFile_ = loc.file;
+      lastBase_ = baseName(loc.file);
+    }
+    ins.file = lastBase_;
     ins.line = loc.line;
     ins.pipe = pipe;
     ins.cls = cls;
@@ -187,32 +187,34 @@ class Core {
     if (len == 0) return;
     uint32_t start = checkRange(t, off, len, what, loc);
     Arena& a = arena(t.mem);
-    if (rule == Unwritten::Byte) {
-      if (const void* hole = std::memchr(a.written.data() + start, 0, len)) {
-        uint32_t at = static_cast<uint32_t>(static_cast<const uint8_t*>(hole) - a.written.data());
-        fail(loc, "%s reads %s bytes [%u, %u) that nothing wrote: byte %u (%u into the operand) was never written; "
-             "hint: copy data in or Duplicate a value before reading", what, memName(t.mem), start,
-             static_cast<uint32_t>(start + len), at, at - start);
-      }
-    } else {
-      for (uint64_t b = start; b < start + len; b = (b / kBlock + 1) * kBlock) {
-        uint64_t e = std::min<uint64_t>((b / kBlock + 1) * kBlock, start + len);
-        if (!std::memchr(a.written.data() + b, 1, e - b)) {
+    uint64_t end = start + len;
+    uint64_t hole = a.written.firstUnset(start, end);
+    if (hole != end && rule == Unwritten::Byte) {
+      uint32_t at = static_cast<uint32_t>(hole);
+      fail(loc, "%s reads %s bytes [%u, %u) that nothing wrote: byte %u (%u into the operand) was never written; "
+           "hint: copy data in or Duplicate a value before reading", what, memName(t.mem), start,
+           static_cast<uint32_t>(end), at, at - start);
+    }
+    if (hole != end) {
+      for (uint64_t b = start; b < end; b = (b / kBlock + 1) * kBlock) {
+        uint64_t e = std::min<uint64_t>((b / kBlock + 1) * kBlock, end);
+        if (!a.written.anySet(b, e)) {
           fail(loc, "%s reads %s bytes [%u, %u) and nothing wrote any of the 32-byte block at byte %llu; hint: copy "
                "data in or Duplicate a value before reading", what, memName(t.mem), start,
-               static_cast<uint32_t>(start + len), static_cast<unsigned long long>(b / kBlock * kBlock));
+               static_cast<uint32_t>(end), static_cast<unsigned long long>(b / kBlock * kBlock));
         }
       }
     }
-    touch(idx, a, start, len, false, what, loc);
+    touch(idx, a.order, start / kBlock, static_cast<uint32_t>((end - 1) / kBlock + 1), false, what, loc, true);
   }
 
   void write(uint32_t idx, const TensorRef& t, uint64_t off, uint64_t len, const char* what, const SrcLoc& loc) {
     if (len == 0) return;
     uint32_t start = checkRange(t, off, len, what, loc);
     Arena& a = arena(t.mem);
-    touch(idx, a, start, len, true, what, loc);
-    std::memset(a.written.data() + start, 1, len);
+    uint64_t end = start + len;
+    touch(idx, a.order, start / kBlock, static_cast<uint32_t>((end - 1) / kBlock + 1), true, what, loc, true);
+    a.written.set(start, end);
   }
 
   // Strided access: `count` chunks of `len` bytes, chunk i at off + i * stride.
@@ -297,6 +299,15 @@ class Core {
   uint64_t maxMinCnt_ = 0;        // value bits (low 32) and index (high 32) of the last WholeReduceMax/Min
   uint64_t accVal_ = 0;           // bits of the last count-form ReduceSum total (GetAccVal)
   uint64_t rsvdCnt_ = 0;          // elements the last GatherMask kept (GetGatherMaskRemainCount)
+  uint64_t vms4Sr_ = 0;           // records per list the last MrgSort consumed, 16 bits each (GetMrgSortResult)
+  // FMATRIX and padding registers (SetFmatrix, SetLoadDataPaddingValue) that img2col LoadData reads when its
+  // params say not to reset them (emu/cube_load3d.h). Like the device registers they start at 0 and keep their
+  // value until set again, also across launches of a reused core.
+  struct Load3dRegs {
+    uint16_t l1H = 0, l1W = 0;
+    uint8_t padList[4] = {0, 0, 0, 0};
+    uint32_t paddingBits = 0;  // the low sizeof(T) bytes are the pad value
+  } load3d_;
 
   // --- buffers ----------------------------------------------------------------------------------------------------
   std::vector<BufferRec> buffers_;
@@ -314,36 +325,74 @@ class Core {
   }
 
  private:
-  void touch(uint32_t idx, Arena& a, uint32_t start, uint64_t len, bool isWrite, const char* what, const SrcLoc& loc) {
-    uint32_t first = start / kBlock, last = static_cast<uint32_t>((start + len - 1) / kBlock);
-    for (uint32_t b = first; b <= last; ++b) order(idx, a.blocks[b], isWrite, what, loc, b * kBlock);
+  // Checks and records that instruction `idx` touches blocks [first, end) of `m`. The checks run per run of blocks
+  // with one state; the first block that fails is the one reported, as if the blocks were checked in order, and
+  // the blocks before it are recorded, as they would have been.
+  void touch(uint32_t idx, OrderMap& m, uint32_t first, uint32_t end, bool isWrite, const char* what,
+             const SrcLoc& loc, bool local) {
+    int q = static_cast<int>(trace_[idx].pipe);
+    uint32_t h = m.headAtOrBefore(first), next = m.nextHead(first);
+    if (h == first && next == end) {
+      // Exactly one run (a tile accessed whole again, a block of a strided operand): update it in place.
+      BlockState& s = m.state(h);
+      Conflict c = conflict(q, s, isWrite);
+      if (c.other) hazard(idx, c.other - 1, c.verb, c.otherVerb, what, loc, local ? first * kBlock : 0);
+      if (isWrite) {
+        s.writer = idx + 1;
+        s.readerPipes = 0;
+      } else {
+        s.readers[q] = idx + 1;
+        s.readerPipes = static_cast<uint8_t>(s.readerPipes | (1u << q));
+      }
+      uint32_t run = first;
+      if (first > 0) {
+        uint32_t prev = m.headAtOrBefore(first - 1);
+        if (m.state(prev).sameAs(s)) {
+          m.join(first);
+          run = prev;
+        }
+      }
+      if (end < m.size() && m.state(run).sameAs(m.state(end))) m.join(end);
+      return;
+    }
+    const uint32_t h0 = h;
+    for (uint32_t b = first;;) {
+      Conflict c = conflict(q, m.state(h), isWrite);
+      if (c.other) {
+        record(idx, q, m, first, b, isWrite, h0, h);
+        hazard(idx, c.other - 1, c.verb, c.otherVerb, what, loc, local ? b * kBlock : 0);
+      }
+      if (next >= end) break;
+      b = h = next;
+      next = m.nextHead(b);
+    }
+    record(idx, q, m, first, end, isWrite, h0, h);
   }
 
   void touchGm(uint32_t idx, uintptr_t addr, uint64_t len, bool isWrite, const char* what, const SrcLoc& loc) {
     if (len == 0) return;
-    uintptr_t first = addr / kBlock, last = (addr + len - 1) / kBlock;
-    uintptr_t pageNo = ~uintptr_t{0};
-    std::array<BlockState, 2048>* cached = nullptr;
-    for (uintptr_t b = first; b <= last; ++b) {
-      if ((b >> 11) != pageNo) {
-        pageNo = b >> 11;
-        auto& slot = gmPages_[pageNo];
-        if (!slot) slot = takeGmPage();
-        cached = slot.get();
-      }
-      auto* page = cached;
-      order(idx, (*page)[b & 2047], isWrite, what, loc, 0);
+    uintptr_t first = addr / kBlock, end = (addr + len - 1) / kBlock + 1;
+    constexpr uintptr_t pageMask = kGmPageBlocks - 1;
+    for (uintptr_t b = first; b < end;) {
+      uintptr_t pageNo = b / kGmPageBlocks;
+      uintptr_t stop = std::min<uintptr_t>(end, (pageNo + 1) * kGmPageBlocks);
+      touch(idx, gmPage(pageNo), static_cast<uint32_t>(b & pageMask), static_cast<uint32_t>(((stop - 1) & pageMask) + 1),
+            isWrite, what, loc, false);
+      b = stop;
     }
   }
 
-  // The hazard check proper: `idx` on its pipe against the block's last writer and readers.
-  void order(uint32_t idx, BlockState& bs, bool isWrite, const char* what, const SrcLoc& loc, uint32_t addr) {
-    const Instr& me = trace_[idx];
-    int q = static_cast<int>(me.pipe);
+  // What an access by pipe q conflicts with in a run of state `bs`: the other instruction (index + 1, 0 = none).
+  struct Conflict {
+    uint32_t other = 0;
+    const char* verb = "";
+    const char* otherVerb = "";
+  };
+  Conflict conflict(int q, const BlockState& bs, bool isWrite) const {
     if (bs.writer) {
       const Instr& w = trace_[bs.writer - 1];
       int p = static_cast<int>(w.pipe);
-      if (p != q && w.seq > know_[q][p]) hazard(idx, bs.writer - 1, isWrite ? "overwrites" : "reads", "wrote", what, loc, addr);
+      if (p != q && w.seq > know_[q][p]) return {bs.writer, isWrite ? "overwrites" : "reads", "wrote"};
     }
     if (isWrite) {
       // A scalar read stalls the scalar unit until its data arrives, and the scalar unit issues everything that
@@ -352,13 +401,42 @@ class Core {
       for (int p = 0; others; ++p, others >>= 1) {
         if (!(others & 1u)) continue;
         uint32_t r = bs.readers[p];
-        if (trace_[r - 1].seq > know_[q][p]) hazard(idx, r - 1, "overwrites", "still reads", what, loc, addr);
+        if (trace_[r - 1].seq > know_[q][p]) return {r, "overwrites", "still reads"};
       }
-      bs.writer = idx + 1;
-      bs.readerPipes = 0;
+    }
+    return {};
+  }
+
+  // Records the access in blocks [first, end): a write makes them one run, a read marks pipe q in every run;
+  // runs that end up equal to their neighbour merge. h0 and hLast are the heads of the runs holding first and
+  // end - 1 (touch has found them already).
+  void record(uint32_t idx, int q, OrderMap& m, uint32_t first, uint32_t end, bool isWrite, uint32_t h0,
+              uint32_t hLast) {
+    if (first >= end) return;
+    uint32_t n = m.size();
+    if (end < n && !m.isHead(end)) m.splitFrom(end, hLast);
+    if (h0 != first) m.splitFrom(first, h0);
+    if (isWrite) {
+      m.clearHeads(first + 1, end);
+      BlockState& s = m.state(first);
+      s.writer = idx + 1;
+      s.readerPipes = 0;
     } else {
-      bs.readers[q] = idx + 1;
-      bs.readerPipes = static_cast<uint8_t>(bs.readerPipes | (1u << q));
+      for (uint32_t h = first; h < end; h = m.nextHead(h)) {
+        BlockState& s = m.state(h);
+        s.readers[q] = idx + 1;
+        s.readerPipes = static_cast<uint8_t>(s.readerPipes | (1u << q));
+      }
+    }
+    uint32_t last = std::min(end, n - 1);
+    uint32_t h = first == 0 ? m.nextHead(0) : first;
+    if (h > last) return;
+    uint32_t prev = h == first && h0 != first ? h0 : m.headAtOrBefore(h - 1);
+    while (h <= last) {
+      uint32_t next = m.nextHead(h);
+      if (m.state(prev).sameAs(m.state(h))) m.join(h);
+      else prev = h;
+      h = next;
     }
   }
 
@@ -381,12 +459,26 @@ class Core {
   Arena arenas_[kMemCount];
   std::vector<Instr> trace_;
   const char* lastScalarFile_ = nullptr;
+  const char* lastFile_ = nullptr;
+  const char* lastBase_ = "";
   uint32_t seq_[kPipeCount] = {};
   uint32_t know_[kPipeCount][kPipeCount];
   uint32_t tokens_ = 0;
   EventFlag flags_[static_cast<int>(AscendC::HardEvent::MAX)][AscendC::QUE_MAX_EVENT];
-  using GmPage = std::array<BlockState, 2048>;  // ordering state of 64 KiB of GM
+  // GM ordering state in pages of 64 KiB, made on first touch.
+  static constexpr uint32_t kGmPageBlocks = 2048;
+  using GmPage = OrderMap;
   std::unordered_map<uintptr_t, std::unique_ptr<GmPage>> gmPages_;
+  uintptr_t lastPageNo_ = ~uintptr_t{0};
+  GmPage* lastPage_ = nullptr;
+  GmPage& gmPage(uintptr_t pageNo) {
+    if (pageNo == lastPageNo_) return *lastPage_;
+    auto& slot = gmPages_[pageNo];
+    if (!slot) slot = takeGmPage();
+    lastPageNo_ = pageNo;
+    lastPage_ = slot.get();
+    return *lastPage_;
+  }
 
   // GM pages of finished cores are reused (reset) by later ones, like arenas: see Arena::Pool.
   struct GmPagePool {
@@ -400,15 +492,40 @@ class Core {
   static std::unique_ptr<GmPage> takeGmPage() {
     GmPagePool& pool = gmPagePool();
     std::unique_lock<std::mutex> lock(pool.mu);
+    std::unique_ptr<GmPage> page;
     if (pool.free.empty()) {
-      lock.unlock();
-      return std::make_unique<GmPage>();
+      page = std::make_unique<GmPage>();
+    } else {
+      page = std::move(pool.free.back());
+      pool.free.pop_back();
     }
-    std::unique_ptr<GmPage> page = std::move(pool.free.back());
-    pool.free.pop_back();
     lock.unlock();
-    page->fill(BlockState{});
+    page->reset(kGmPageBlocks);
     return page;
+  }
+  // Trace storage of finished cores, reused by later ones: a launch then appends to memory it already has instead
+  // of growing a fresh vector (copies, and page faults once it is large).
+  struct TracePool {
+    std::mutex mu;
+    std::vector<std::vector<Instr>> free;
+  };
+  static TracePool& tracePool() {
+    static TracePool* pool = new TracePool;
+    return *pool;
+  }
+  static void takeTrace(std::vector<Instr>& trace) {
+    TracePool& pool = tracePool();
+    std::lock_guard<std::mutex> lock(pool.mu);
+    if (pool.free.empty()) return;
+    trace.swap(pool.free.back());
+    pool.free.pop_back();
+  }
+  static void giveTrace(std::vector<Instr>& trace) {
+    if (trace.capacity() == 0) return;
+    trace.clear();
+    TracePool& pool = tracePool();
+    std::lock_guard<std::mutex> lock(pool.mu);
+    if (pool.free.size() < 64) pool.free.push_back(std::move(trace));
   }
   static void giveGmPage(std::unique_ptr<GmPage> page) {
     GmPagePool& pool = gmPagePool();

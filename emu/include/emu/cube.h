@@ -1,5 +1,5 @@
 // The cube path (ascendc_api.md §4): GM ND -> L1 NZ (DataCopy with Nd2NzParams, MTE2), L1 -> L0A/L0B
-// (LoadData, MTE1), Mmad (M) and L0C -> GM (Fixpipe and the older DataCopy with DataCopyCO12DstParams, FIX).
+// (LoadData, MTE1), Mmad (M); L0C -> GM / L1 (Fixpipe and DataCopy with DataCopyCO12DstParams, FIX) is emu/fixpipe.h.
 //
 // Layouts, with C0 = 32 / sizeof(T) elements and 512-byte fractals:
 //   L1 NZ      element (r, c) of an ND matrix at (c / C0) * dstNzC0Stride * C0 + r * dstNzNStride * C0 + c % C0
@@ -52,7 +52,7 @@ inline void nd2nz(const AscendC::LocalTensor<T>& dst, const AscendC::GlobalTenso
         T* out = reinterpret_cast<T*>(l1 + d);
         for (uint32_t c = 0; c < c0; ++c) {
           uint32_t col = b * c0 + c;
-          out[c] = col < p.dValue ? row[col] : T(0);
+          out[c] = col < p.dValue ? row[col] : T(0.0f);
         }
       }
     }
@@ -69,7 +69,7 @@ inline void copyFractal(Core& core, uint32_t ins, const TensorRef& src, uint64_t
   Arena& sa = core.arena(src.mem);
   uint8_t data[kFrac], written[kFrac];
   std::memcpy(data, sa.data.data() + s, kFrac);
-  std::memcpy(written, sa.written.data() + s, kFrac);
+  sa.written.get(s, written, kFrac);
   for (uint32_t b = 0; b < kFrac;) {  // record the reads of the written runs for the hazard checks
     if (!written[b]) {
       ++b;
@@ -87,7 +87,7 @@ inline void copyFractal(Core& core, uint32_t ins, const TensorRef& src, uint64_t
     for (uint32_t c = 0; c < 16; ++c) {
       uint32_t from = (r * 16 + c) * 2, to = transpose ? (c * 16 + r) * 2 : from;
       std::memcpy(da.data.data() + d + to, data + from, 2);
-      std::memcpy(da.written.data() + d + to, written + from, 2);
+      da.written.put(d + to, written + from, 2);
     }
   }
 }
@@ -248,90 +248,6 @@ inline void mmad(const AscendC::LocalTensor<D>& dst, const AscendC::LocalTensor<
   }
 }
 
-// L0C -> GM. Row-major (NZ->ND): C(i, j) -> dst[i * dstStride + j] for i < mSize, j < nSize. NZ: 16-column strip
-// s of mSize rows goes to dst + s * dstStride * 32 bytes. In L0C, strip s starts srcStride * 16 elements in.
-// Each value passes ReLU (reluEn) and then the quantisation of quantPre, rounding to nearest even.
-template <typename DstT, typename SrcT>
-inline void fixpipeToGm(const AscendC::GlobalTensor<DstT>& dst, const AscendC::LocalTensor<SrcT>& src,
-                        uint32_t nSize, uint32_t mSize, uint32_t srcStride, uint32_t dstStride, QuantMode_t quant,
-                        bool relu, bool rowMajor, uint32_t ndNum, bool channelSplit, const char* api,
-                        const SrcLoc& loc) {
-  if (!onCubeCore()) return;
-  if (src.ref_.mem != Mem::L0C) {
-    fail(loc, "%s src is in %s (%s); it copies out of L0C (CO1)", api, memName(src.ref_.mem),
-         positionName(src.ref_.pos));
-  }
-  constexpr bool f2f = std::is_same_v<SrcT, float> && std::is_same_v<DstT, float>;
-  constexpr bool f2h = std::is_same_v<SrcT, float> && std::is_same_v<DstT, half>;
-  constexpr bool f2b = std::is_same_v<SrcT, float> && std::is_same_v<DstT, bfloat16_t>;
-  constexpr bool i2i = std::is_same_v<SrcT, int32_t> && std::is_same_v<DstT, int32_t>;
-  if constexpr (!(f2f || f2h || f2b || i2i)) {
-    fail(loc, "%s from %s to %s is not emulated (supported: float to float, half or bfloat16_t; int32_t to "
-         "int32_t)", api, dtypeName<SrcT>(), dtypeName<DstT>());
-  } else {
-    QuantMode_t need = f2h ? F322F16 : f2b ? F322BF16 : NoQuant;
-    if (quant != need) {
-      fail(loc, "%s from %s to %s needs quantPre = %s, got quantPre %d; hint: set quantPre to %s", api,
-           dtypeName<SrcT>(), dtypeName<DstT>(), f2h ? "F322F16" : f2b ? "F322BF16" : "NoQuant",
-           static_cast<int>(quant), f2h ? "QuantMode_t::F322F16" : f2b ? "QuantMode_t::F322BF16" : "NoQuant");
-    }
-    if (channelSplit) fail(loc, "%s with isChannelSplit is not emulated", api);
-    if (ndNum != 1) fail(loc, "%s with ndNum %u is not emulated; hint: issue one call per matrix", api, ndNum);
-    if (rowMajor) {
-      checkRange(api, "nSize", nSize, 1, 4095, "split N into several calls", loc);
-      checkRange(api, "mSize", mSize, 1, 8192, "split M into several calls", loc);
-    } else {
-      checkRange(api, "nSize", nSize, 1, 4095, "split N into several calls", loc);
-      if (nSize % 16 != 0) {
-        fail(loc, "%s in NZ format needs nSize to be a multiple of 16, got %u; hint: round nSize up to %u", api,
-             nSize, static_cast<unsigned>(roundUp(nSize, 16)));
-      }
-      checkRange(api, "mSize", mSize, 1, 65535, "split M into several calls", loc);
-    }
-    if (dstStride == 0) fail(loc, "%s dstStride is 0; it must be at least 1", api);
-    Core& core = cur();
-    core.checkAlign(src.ref_, 64, "Fixpipe src", loc);
-    uint32_t ins = core.begin(Pipe::FIX, OpClass::Fixpipe, api, loc);
-    dmaInfo(core, ins, sizeof(DstT), rowMajor ? mSize : static_cast<uint32_t>(nSize / 16),
-            rowMajor ? uint64_t{nSize} * sizeof(DstT) : uint64_t{mSize} * 16 * sizeof(DstT), dst.addr_, Space::L0C,
-            Space::GM);
-    core.instr(ins).m = static_cast<uint16_t>(mSize);
-    core.instr(ins).n = static_cast<uint16_t>(nSize);
-    uint32_t strips = static_cast<uint32_t>(ceilDiv(nSize, 16));
-    for (uint32_t s = 0; s < strips; ++s)
-      core.read(ins, src.ref_, uint64_t{s} * srcStride * 16 * sizeof(SrcT), uint64_t{mSize} * 16 * sizeof(SrcT),
-                "Fixpipe src", loc);
-    const SrcT* c = reinterpret_cast<const SrcT*>(core.ptr(Mem::L0C, src.ref_.offset));
-    auto convert = [&](uint64_t e) {
-      SrcT v = c[e];
-      if (relu && v < SrcT(0)) v = SrcT(0);
-      if constexpr (f2h || f2b) return fromFloat<DstT>(v);
-      else return static_cast<DstT>(v);
-    };
-    uint8_t* gm = reinterpret_cast<uint8_t*>(dst.addr_);
-    if (rowMajor) {
-      std::vector<DstT> row(nSize);
-      for (uint64_t i = 0; i < mSize; ++i) {
-        for (uint32_t j = 0; j < nSize; ++j) row[j] = convert(uint64_t{j / 16} * srcStride * 16 + i * 16 + j % 16);
-        uint8_t* d = gm + i * dstStride * sizeof(DstT);
-        checkGm(d, uint64_t{nSize} * sizeof(DstT), "Fixpipe dst", loc);
-        core.writeGm(ins, d, uint64_t{nSize} * sizeof(DstT), "Fixpipe dst", loc);
-        storeGm(core, d, reinterpret_cast<const uint8_t*>(row.data()), uint64_t{nSize} * sizeof(DstT));
-      }
-    } else {
-      std::vector<DstT> strip(uint64_t{mSize} * 16);
-      for (uint32_t s = 0; s < strips; ++s) {
-        for (uint64_t e = 0; e < strip.size(); ++e) strip[e] = convert(uint64_t{s} * srcStride * 16 + e);
-        uint8_t* d = gm + uint64_t{s} * dstStride * kBlock;
-        uint64_t len = strip.size() * sizeof(DstT);
-        checkGm(d, len, "Fixpipe dst", loc);
-        core.writeGm(ins, d, len, "Fixpipe dst", loc);
-        storeGm(core, d, reinterpret_cast<const uint8_t*>(strip.data()), len);
-      }
-    }
-  }
-}
-
 }  // namespace tcemu
 
 namespace AscendC {
@@ -384,25 +300,11 @@ inline void Mmad(const LocalTensor<DstT>& dstLocal, const LocalTensor<Src0T>& fm
   }
 }
 
-template <typename DstT, typename SrcT, const FixpipeConfig& config = CFG_ROW_MAJOR>
-inline void Fixpipe(const GlobalTensor<DstT>& dstGlobal, const LocalTensor<SrcT>& srcLocal,
-                    const FixpipeParamsV220& intriParams, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
-  if (config.format == CO2Layout::COLUMN_MAJOR) {
-    tcemu::fail(loc, "Fixpipe with CFG_COLUMN_MAJOR is not supported on 910B; hint: use CFG_ROW_MAJOR or CFG_NZ");
-  }
-  tcemu::fixpipeToGm(dstGlobal, srcLocal, intriParams.nSize, intriParams.mSize, intriParams.srcStride,
-                     intriParams.dstStride, intriParams.quantPre, intriParams.reluEn,
-                     config.format == CO2Layout::ROW_MAJOR, intriParams.ndNum, intriParams.isChannelSplit, "Fixpipe",
-                     loc);
-}
-
-// The older L0C -> GM path: the same hardware move, NZ->ND when nz2ndEn.
-template <typename T, typename U>
-inline void DataCopy(const GlobalTensor<T>& dstGlobal, const LocalTensor<U>& srcLocal,
-                     const DataCopyCO12DstParams& intriParams, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
-  tcemu::fixpipeToGm(dstGlobal, srcLocal, intriParams.nSize, intriParams.mSize, intriParams.srcStride,
-                     intriParams.dstStride, intriParams.quantPre, intriParams.reluPre != 0, intriParams.nz2ndEn, 1,
-                     intriParams.channelSplit, "DataCopy from CO1", loc);
-}
-
 }  // namespace AscendC
+
+
+// img2col (LoadData3DParamsV2) and LoadDataWithTranspose.
+#include "emu/cube_load3d.h"
+
+// Fixpipe (L0C -> GM / L1 with its quantisation modes) builds on the cube path.
+#include "emu/fixpipe.h"

@@ -177,12 +177,12 @@ inline void copyLocalBursts(Core& core, uint32_t ins, const AscendC::LocalTensor
     uint64_t d = i * (len + uint64_t{p.dstStride} * dstUnit);
     core.read(ins, src.ref_, s, len, "DataCopy src", loc, Core::Unwritten::Block);
     std::memcpy(tmp.data(), core.ptr(src.ref_.mem, src.ref_.offset) + s, len);
-    std::vector<uint8_t> written(core.arena(src.ref_.mem).written.begin() + src.ref_.offset + s,
-                                 core.arena(src.ref_.mem).written.begin() + src.ref_.offset + s + len);
+    std::vector<uint8_t> written(len);
+    core.arena(src.ref_.mem).written.get(src.ref_.offset + s, written.data(), len);
     core.write(ins, dst.ref_, d, len, "DataCopy dst", loc);
     std::memcpy(core.ptr(dst.ref_.mem, dst.ref_.offset) + d, tmp.data(), len);
     // A copy carries the junk of a partly written block along: its bytes stay "never written" at the destination.
-    std::memcpy(core.arena(dst.ref_.mem).written.data() + dst.ref_.offset + d, written.data(), len);
+    core.arena(dst.ref_.mem).written.put(dst.ref_.offset + d, written.data(), len);
   }
 }
 
@@ -541,3 +541,4 @@ inline void DataCopyPadWithReduce(const GlobalTensor<T>& dstGlobal, const LocalT
 #include "emu/datacopy_vcopy.h"
 
 #include "emu/datacopy_gm.h"
+#include "emu/datacopy_slice.h"

@@ -264,5 +264,4 @@ __aicore__ inline void Power(const LocalTensor<T>& dstTensor, const T& src0Scala
 
 }  // namespace AscendC
 
-#undef TCEMU_HL_UNARY_MATH
-#undef TCEMU_HL_UNARY_MATH_WHOLE
+// TCEMU_HL_UNARY_MATH and TCEMU_HL_UNARY_MATH_WHOLE stay defined for hl_math2.h, which undefines them.

@@ -49,4 +49,27 @@ inline uint32_t meanTmp(uint32_t n, uint32_t srcTypeSize, uint32_t accTypeSize) 
   return static_cast<uint32_t>(roundUp(uint64_t{n} * accTypeSize, 32)) + sumTmp(n, accTypeSize);
 }
 
+// Broadcast (CANN's layout of the work): 1-byte types are widened to half, the source and the result staged as half
+// (each rounded up to 16 elements); the 2-D broadcast along axis 1 takes a Brcb block of (32 / size)^2 elements per
+// group of 32 / size rows, plus, when the last axis is not 32-byte aligned, a copy area of 32 / size rows of the
+// aligned row; along axis 0 it takes one 32-byte block of zeros. `rows`/`cols` are dstShape[0]/[1] of the 2-D form.
+inline uint32_t broadcastCoreTmp(bool twoDim, uint32_t axis, uint64_t srcSize, uint64_t dstSize, uint32_t rows,
+                                 uint32_t cols, uint32_t typeSize, bool allRows) {
+  const uint32_t ub = typeSize == 1 ? 2u : typeSize, e = 32u / ub;
+  uint64_t bytes = 0;
+  if (twoDim && srcSize != dstSize && srcSize != 1) {
+    if (axis == 1) {
+      uint64_t group = uint64_t{e} * e * ub + (uint64_t{cols} * ub % 32 ? uint64_t{e} * roundUp(cols, e) * ub : 0);
+      bytes = allRows ? std::max<uint64_t>(1, ceilDiv(rows, e)) * group : group;
+    } else {
+      bytes = 32;
+    }
+  }
+  if (typeSize == 1) bytes += roundUp(srcSize, 16) * 2 + roundUp(dstSize, 16) * 2;
+  return static_cast<uint32_t>(bytes);
+}
+
+// DropOut: one 128-element repeat of the mask widened to half (256 bytes), for float also its float copy (512).
+inline uint32_t dropOutMinTmp(uint32_t typeSize) { return 256u + (typeSize == 4 ? 512u : 0u); }
+
 }  // namespace tcemu::hl

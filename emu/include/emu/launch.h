@@ -56,6 +56,7 @@ class Launch {
     threads_.resize(descs_.size());
     waitAt_.resize(descs_.size());
     crossFlags_.assign(descs_.size(), std::array<int32_t, 16>{});
+    crossParts_.assign(descs_.size(), std::array<std::array<int32_t, 3>, 16>{});
   }
 
   void run(const std::function<void()>& body) {
@@ -101,15 +102,21 @@ class Launch {
     switchAway(lock, me, [&] { return barrierGen_ != gen; });
   }
 
-  // Cross-core flags: each core has 16 counters; a wait consumes `need` signals.
+  // Cross-core flags (FFTS): each core has 16 flag counters. A set in `mode` is one contribution to each of its
+  // target cores; a target's flag goes up by one once every core whose mode-`mode` sets reach it has contributed
+  // (mode 0 is thus a barrier of all cores of a kind, and an AIC's mode-2 flag needs both AIVs of its block).
+  // A wait takes the flag down by one; like wait_flag_dev it does not look at its own mode.
   void crossSet(int mode, uint16_t flagId, const SrcLoc& loc) {
     std::unique_lock<std::mutex> lock(mu_);
     size_t me = running_;
     checkFlagId(flagId, loc);
+    if (mode < 0 || mode > 2) fail(loc, "CrossCoreSetFlag mode %d; modes are 0, 1 and 2", mode);
     for (size_t t : crossTargets(mode, me)) {
+      int32_t& part = crossParts_[t][flagId][static_cast<size_t>(mode)];
+      if (++part < crossSources(mode, t)) continue;
+      part = 0;
       crossFlags_[t][flagId] += 1;
-      if (state_[t] == State::Blocked && !waitAt_[t].barrier && waitAt_[t].flag == flagId &&
-          crossFlags_[t][flagId] >= waitAt_[t].need)
+      if (state_[t] == State::Blocked && !waitAt_[t].barrier && waitAt_[t].flag == flagId)
         state_[t] = State::Ready;
     }
   }
@@ -118,7 +125,8 @@ class Launch {
     std::unique_lock<std::mutex> lock(mu_);
     size_t me = running_;
     checkFlagId(flagId, loc);
-    int32_t need = crossSources(mode, me);
+    (void)mode;
+    const int32_t need = 1;
     if (crossFlags_[me][flagId] < need) {
       waitAt_[me] = WaitInfo{false, loc, static_cast<int>(flagId), need};
       state_[me] = State::Blocked;
@@ -139,7 +147,7 @@ class Launch {
     if (flagId > 15) fail(loc, "cross-core flag id %u; ids run from 0 to 15", flagId);
   }
 
-  // Cores that a set in `mode` signals, and how many signals a wait in `mode` needs (docs/emulator.md).
+  // Cores that a set in `mode` signals, and how many cores' sets of `mode` reach a core (docs/emulator.md).
   std::vector<size_t> crossTargets(int mode, size_t me) const {
     std::vector<size_t> out;
     const CoreDesc& d = descs_[me];
@@ -191,8 +199,11 @@ class Launch {
       fail(w.loc, "deadlock: core %zu waits in SyncAll, but %zu of %zu cores finished without reaching it and the "
            "rest are blocked; hint: every core must call SyncAll the same number of times", me, done, state_.size());
     }
-    fail(w.loc, "deadlock: core %zu waits for cross-core flag %d (%d signals needed), but no running core can set it "
-         "(%zu of %zu cores finished)", me, w.flag, w.need, done, state_.size());
+    const CoreDesc& d = descs_[me];
+    fail(w.loc, "deadlock: core %zu (%s, block %lld) waits for cross-core flag %d, but no running core can set it (%zu "
+         "of %zu cores finished); hint: a CrossCoreSetFlag with the same id must reach this core (mode 0: from every "
+         "core of its kind, 1: from the other AIV of its block, 2: from the other kind in its block)", me,
+         d.kind == CoreKind::AIC ? "AIC" : "AIV", static_cast<long long>(d.block), w.flag, done, state_.size());
   }
 
   // With the lock held: make core i the running one, starting its thread on first use.
@@ -264,6 +275,7 @@ class Launch {
   std::vector<std::thread> threads_;
   std::vector<WaitInfo> waitAt_;
   std::vector<std::array<int32_t, 16>> crossFlags_;
+  std::vector<std::array<std::array<int32_t, 3>, 16>> crossParts_;  // contributions per core, flag and mode
   const std::function<void()>* body_ = nullptr;
   std::mutex mu_;
   std::condition_variable cv_;
@@ -346,10 +358,11 @@ inline void writeTraceLine(std::FILE* f, uint32_t i, const Instr& in) {
   std::fprintf(f,
                "{\"i\":%u,\"p\":\"%s\",\"c\":\"%s\",\"n\":\"%s\",\"f\":\"%s\",\"l\":%d,\"dt\":%u,\"rep\":%u,"
                "\"el\":%llu,\"by\":%llu,\"bu\":%u,\"bl\":%u,\"ga\":%u,\"src\":\"%s\",\"dst\":\"%s\",\"m\":%u,"
-               "\"k\":%u,\"nn\":%u,\"ev\":%d,\"tok\":%u}\n",
+               "\"k\":%u,\"nn\":%u,\"ev\":%d,\"tok\":%u,\"xf\":%d,\"xm\":%u}\n",
                i, pipe, opClassName(in.cls), in.name, in.file, in.line, in.dtypeBytes, in.repeats,
                static_cast<unsigned long long>(in.elements), static_cast<unsigned long long>(in.bytes), in.bursts,
-               in.burstBytes, in.gmAlign, spaceName(in.src), spaceName(in.dst), in.m, in.k, in.n, in.event, in.token);
+               in.burstBytes, in.gmAlign, spaceName(in.src), spaceName(in.dst), in.m, in.k, in.n, in.event, in.token,
+               in.crossFlag, in.crossMode);
 }
 
 inline void writeReport(const Launch& launch, KernelMode mode, int64_t blockDim) {
@@ -430,8 +443,10 @@ inline void SyncAll(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<
 template <uint8_t modeId, pipe_t pipe>
 inline void CrossCoreSetFlag(uint16_t flagId, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   tcemu::Core& core = tcemu::cur();
-  core.begin(tcemu::pipeOf(pipe) == tcemu::Pipe::Count ? tcemu::Pipe::S : tcemu::pipeOf(pipe), tcemu::OpClass::CoreSync,
-             "CrossCoreSetFlag", loc);
+  uint32_t ins = core.begin(tcemu::pipeOf(pipe) == tcemu::Pipe::Count ? tcemu::Pipe::S : tcemu::pipeOf(pipe),
+                            tcemu::OpClass::CoreSync, "CrossCoreSetFlag", loc);
+  core.instr(ins).crossFlag = static_cast<int8_t>(flagId & 0x7f);  // ids above 15 fail in crossSet below
+  core.instr(ins).crossMode = modeId;
   core.barrierAll();
   tcemu::launchOrFail("CrossCoreSetFlag", loc).crossSet(modeId, flagId, loc);
 }
@@ -439,7 +454,10 @@ inline void CrossCoreSetFlag(uint16_t flagId, tcemu::SrcLoc loc = tcemu::SrcLoc:
 template <uint8_t modeId = 0, pipe_t pipe = PIPE_S>
 inline void CrossCoreWaitFlag(uint16_t flagId, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   tcemu::Core& core = tcemu::cur();
-  core.begin(tcemu::Pipe::S, tcemu::OpClass::CoreSync, "CrossCoreWaitFlag", loc);
+  uint32_t ins = core.begin(tcemu::pipeOf(pipe) == tcemu::Pipe::Count ? tcemu::Pipe::S : tcemu::pipeOf(pipe),
+                            tcemu::OpClass::CoreSync, "CrossCoreWaitFlag", loc);
+  core.instr(ins).crossFlag = static_cast<int8_t>(flagId & 0x7f);
+  core.instr(ins).crossMode = modeId;
   tcemu::launchOrFail("CrossCoreWaitFlag", loc).crossWait(modeId, flagId, loc);
 }
 

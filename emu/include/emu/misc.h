@@ -1,9 +1,13 @@
 // Odds and ends real kernels use beside the compute APIs: printf/PRINTF, DumpTensor, GetSystemCycle, ScalarCast,
+// the debug macros (ASCENDC_ASSERT, KERNEL_LOG, ASSERT, TRACE_START/STOP),
 // KERNEL_TASK_TYPE_DEFAULT and its KERNEL_TYPE_* values, and the CCE intrinsics pipe_barrier/set_flag/wait_flag.
 //
 // Output (printf, DumpTensor) goes to stdout as the kernel runs. Cores run one at a time in index order (launch.h),
 // so the output of a launch is always in the same order, unlike on the device.
 #pragma once
+
+#include <cassert>
+#include <cstring>
 
 #include "emu/launch.h"
 #include "emu/sync.h"
@@ -167,3 +171,43 @@ inline void set_flag(pipe_t pipe, pipe_t tpipe, event_t pipeID, tcemu::SrcLoc lo
 inline void wait_flag(pipe_t pipe, pipe_t tpipe, event_t pipeID, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   tcemu::waitFlag(tcemu::intrinsicEvent("wait_flag", pipe, tpipe, pipeID, loc), pipeID, loc);
 }
+
+// Debug and profiling macros of CANN's CPU mode that kernels leave in their code. TRACE_START/TRACE_STOP mark
+// profiling ranges on the device (nothing to record here); ASSERT is the C assert, as in CANN's CPU mode;
+// ASCENDC_ASSERT runs its `behavior` (usually a KERNEL_LOG) and fails the run with the kernel's line; KERNEL_LOG
+// prints one line "[LEVEL][Block_N][file:line] message" (the file without its folders, for stable output).
+#ifndef TRACE_START
+#define TRACE_START(apid) static_cast<void>(apid)
+#define TRACE_STOP(apid) static_cast<void>(apid)
+#endif
+namespace AscendC {
+__aicore__ inline void MetricsProfStart() {}
+__aicore__ inline void MetricsProfStop() {}
+}  // namespace AscendC
+#ifndef ASSERT
+#define ASSERT(x) assert(x)
+#endif
+#define ASCENDC_ASSERT(cond, behavior)                                                     \
+  do {                                                                                     \
+    if (!(cond)) {                                                                         \
+      behavior;                                                                            \
+      ::tcemu::fail(::tcemu::SrcLoc::current(), "ASCENDC_ASSERT(%s) failed", #cond);       \
+    }                                                                                      \
+  } while (0)
+
+namespace tcemu {
+inline const char* baseName(const char* path) {
+  const char* slash = std::strrchr(path, '/');
+  return slash ? slash + 1 : path;
+}
+inline long long logBlock() { return currentLaunch() ? static_cast<long long>(AscendC::GetBlockIdx()) : -1; }
+}  // namespace tcemu
+
+#define TCEMU_KERNEL_LOG(tag, format, ...)                                                                 \
+  std::printf("[" tag "][Block_%lld][%s:%d] " format "\n", ::tcemu::logBlock(), ::tcemu::baseName(__FILE__), \
+              __LINE__, ##__VA_ARGS__)
+#define KERNEL_LOG_KERNEL_DEBUG(format, ...) TCEMU_KERNEL_LOG("DEBUG", format, ##__VA_ARGS__)
+#define KERNEL_LOG_KERNEL_INFO(format, ...) TCEMU_KERNEL_LOG("INFO", format, ##__VA_ARGS__)
+#define KERNEL_LOG_KERNEL_WARN(format, ...) TCEMU_KERNEL_LOG("WARN", format, ##__VA_ARGS__)
+#define KERNEL_LOG_KERNEL_ERROR(format, ...) TCEMU_KERNEL_LOG("ERROR", format, ##__VA_ARGS__)
+#define KERNEL_LOG(level, format, ...) KERNEL_LOG_##level(format, ##__VA_ARGS__)

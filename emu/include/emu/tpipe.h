@@ -41,6 +41,16 @@ inline AscendC::HardEvent queueEvent(AscendC::TPosition src, AscendC::TPosition 
   return E::MAX;
 }
 
+inline const char* hardEventName(AscendC::HardEvent e) {
+  static const char* const names[] = {
+      "MTE2_MTE1", "MTE1_MTE2", "MTE1_M",    "M_MTE1",    "MTE2_V",    "V_MTE2",   "MTE3_V",   "V_MTE3",
+      "M_V",       "V_M",       "V_V",       "MTE3_MTE1", "MTE1_MTE3", "MTE1_V",   "MTE2_M",   "M_MTE2",
+      "V_MTE1",    "M_FIX",     "FIX_M",     "MTE3_MTE2", "MTE2_MTE3", "S_V",      "V_S",      "S_MTE2",
+      "MTE2_S",    "S_MTE3",    "MTE3_S",    "MTE2_FIX",  "FIX_MTE2",  "FIX_S",    "M_S",      "FIX_MTE3",
+      "MTE1_FIX",  "FIX_MTE1",  "FIX_FIX",   "none"};
+  return names[static_cast<int>(e)];
+}
+
 // Records the producer half of an event (SetFlag, EnQue, FreeTensor) and returns its token.
 inline uint32_t syncSet(Core& core, AscendC::HardEvent evt, const char* name, const SrcLoc& loc,
                         std::array<uint32_t, kPipeCount>& outKnow) {
@@ -132,52 +142,40 @@ class TQueBind {
 
   template <typename T>
   bool EnQue(const LocalTensor<T>& t, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
-    tcemu::Core& core = tcemu::cur();
-    tcemu::BufferRec& b = own(t, "EnQue", loc);
-    if (b.state != TBufState::OCCUPIED && b.state != TBufState::DEQUE) {
-      tcemu::fail(loc, "EnQue of a tensor in state %s; only an allocated (OCCUPIED) or dequeued tensor can be "
-                  "enqueued", stateName(b.state));
-    }
-    if (depth > 0 && static_cast<int32_t>(fifo_.size()) >= depth) {
-      tcemu::fail(loc, "EnQue beyond the queue depth: %zu tensors already queued, depth is %d; hint: DeQue before "
-                  "enqueuing again, or declare the TQue with a larger depth", fifo_.size(), depth);
-    }
-    b.state = TBufState::ENQUE;
-    Entry e;
-    e.buf = t.ref_.bufId;
-    AscendC::HardEvent fwd = tcemu::queueEvent(src, dst, true);
-    if (fwd != HardEvent::MAX) e.token = tcemu::syncSet(core, fwd, "EnQue", loc, e.know);
-    fifo_.push_back(e);
-    return true;
+    return enque(t, tcemu::queueEvent(src, dst, true), false, loc);
   }
 
+  // The user-position forms sync on the event between the two given positions instead of the queue's own, e.g.
+  // EnQue<TPosition::GM, TPosition::VECIN> on a TQueBind<VECIN, VECOUT> is an MTE2 -> V hand-over (CANN checks
+  // that the matching DeQue names the same positions).
   template <TPosition srcUserPos, TPosition dstUserPos, typename T>
   bool EnQue(const LocalTensor<T>& t, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
-    return EnQue(t, loc);
+    static_assert(userQueuePos(srcUserPos) && userQueuePos(dstUserPos) &&
+                      !(srcUserPos == TPosition::GM && dstUserPos == TPosition::GM),
+                  "EnQue<src, dst> takes GM/VECIN/VECOUT/VECCALC positions, not both GM");
+    return enque(t, tcemu::queueEvent(srcUserPos, dstUserPos, true), true, loc);
   }
 
   template <typename T>
   LocalTensor<T> DeQue(tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
     LocalTensor<T> t;
-    DeQue(t, loc);
+    deque(t, tcemu::queueEvent(src, dst, true), false, loc);
     return t;
   }
 
   template <typename T>
   void DeQue(LocalTensor<T>& t, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
-    tcemu::Core& core = tcemu::cur();
-    checkInited("DeQue", loc);
-    if (fifo_.empty()) {
-      tcemu::fail(loc, "DeQue on an empty %s queue: nothing was EnQue'd; hint: EnQue the tensor in the producing "
-                  "stage before DeQue in the consuming one", tcemu::positionName(userPos()));
-    }
-    Entry e = fifo_.front();
-    fifo_.pop_front();
-    tcemu::BufferRec& b = core.buffers_[static_cast<size_t>(e.buf)];
-    b.state = TBufState::DEQUE;
-    if (e.token) tcemu::syncWait(core, tcemu::queueEvent(src, dst, true), "DeQue", loc, e.know, e.token);
-    t.ref_ = tcemu::TensorRef{b.mem, b.start, b.start, b.start + b.len, e.buf, b.gen, userPos(), true};
-    t.size_ = b.len / static_cast<uint32_t>(sizeof(T));
+    deque(t, tcemu::queueEvent(src, dst, true), false, loc);
+  }
+
+  template <TPosition srcUserPos, TPosition dstUserPos, typename T>
+  LocalTensor<T> DeQue(tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
+    static_assert(userQueuePos(srcUserPos) && userQueuePos(dstUserPos) &&
+                      !(srcUserPos == TPosition::GM && dstUserPos == TPosition::GM),
+                  "DeQue<src, dst, T> takes GM/VECIN/VECOUT/VECCALC positions, not both GM");
+    LocalTensor<T> t;
+    deque(t, tcemu::queueEvent(srcUserPos, dstUserPos, true), true, loc);
+    return t;
   }
 
   bool VacantInQue() const { return depth <= 0 || static_cast<int32_t>(fifo_.size()) < depth; }
@@ -200,6 +198,8 @@ class TQueBind {
   struct Entry {
     int32_t buf = -1;
     uint32_t token = 0;
+    AscendC::HardEvent evt = AscendC::HardEvent::MAX;
+    bool userPositions = false;
     std::array<uint32_t, tcemu::kPipeCount> know = {};
   };
   std::vector<int32_t> slots_;
@@ -213,6 +213,53 @@ class TQueBind {
   }
 
  private:
+  static constexpr bool userQueuePos(TPosition p) {
+    return p == TPosition::GM || p == TPosition::VECIN || p == TPosition::VECOUT || p == TPosition::VECCALC;
+  }
+  template <typename T>
+  bool enque(const LocalTensor<T>& t, AscendC::HardEvent fwd, bool userPositions, const tcemu::SrcLoc& loc) {
+    tcemu::Core& core = tcemu::cur();
+    tcemu::BufferRec& b = own(t, "EnQue", loc);
+    if (b.state != TBufState::OCCUPIED && b.state != TBufState::DEQUE) {
+      tcemu::fail(loc, "EnQue of a tensor in state %s; only an allocated (OCCUPIED) or dequeued tensor can be "
+                  "enqueued", stateName(b.state));
+    }
+    if (depth > 0 && static_cast<int32_t>(fifo_.size()) >= depth) {
+      tcemu::fail(loc, "EnQue beyond the queue depth: %zu tensors already queued, depth is %d; hint: DeQue before "
+                  "enqueuing again, or declare the TQue with a larger depth", fifo_.size(), depth);
+    }
+    b.state = TBufState::ENQUE;
+    Entry e;
+    e.buf = t.ref_.bufId;
+    e.evt = fwd;
+    e.userPositions = userPositions;
+    if (fwd != HardEvent::MAX) e.token = tcemu::syncSet(core, fwd, "EnQue", loc, e.know);
+    fifo_.push_back(e);
+    return true;
+  }
+  template <typename T>
+  void deque(LocalTensor<T>& t, AscendC::HardEvent fwd, bool userPositions, const tcemu::SrcLoc& loc) {
+    tcemu::Core& core = tcemu::cur();
+    checkInited("DeQue", loc);
+    if (fifo_.empty()) {
+      tcemu::fail(loc, "DeQue on an empty %s queue: nothing was EnQue'd; hint: EnQue the tensor in the producing "
+                  "stage before DeQue in the consuming one", tcemu::positionName(userPos()));
+    }
+    Entry e = fifo_.front();
+    // The device waits on the event the DeQue names; a different one than the EnQue set never arrives.
+    if (e.evt != fwd || e.userPositions != userPositions) {
+      tcemu::fail(loc, "DeQue%s waits on event %s but the EnQue%s that queued this tensor set %s; hint: give "
+                  "EnQue and DeQue the same <src, dst> positions, or use neither",
+                  userPositions ? "<src, dst>" : "", tcemu::hardEventName(fwd), e.userPositions ? "<src, dst>" : "",
+                  tcemu::hardEventName(e.evt));
+    }
+    fifo_.pop_front();
+    tcemu::BufferRec& b = core.buffers_[static_cast<size_t>(e.buf)];
+    b.state = TBufState::DEQUE;
+    if (e.token) tcemu::syncWait(core, fwd, "DeQue", loc, e.know, e.token);
+    t.ref_ = tcemu::TensorRef{b.mem, b.start, b.start, b.start + b.len, e.buf, b.gen, userPos(), true};
+    t.size_ = b.len / static_cast<uint32_t>(sizeof(T));
+  }
   static const char* stateName(TBufState s) {
     static const char* const names[] = {"FREE", "OCCUPIED", "ENQUE", "DEQUE"};
     return names[static_cast<int>(s)];

@@ -7,3 +7,4 @@
 #include "emu/vec_reduce.h"
 #include "emu/vec_gather.h"
 #include "emu/vec_symbol.h"
+#include "emu/sort.h"

@@ -250,12 +250,15 @@ class VecInstr {
           f(r, c0, c1 - c0);
           continue;
         }
-        uint32_t lane = c0;
-        while (lane < c1) {
-          while (lane < c1 && !active(r, lane)) ++lane;
-          uint32_t first = lane;
-          while (lane < c1 && active(r, lane)) ++lane;
-          if (lane > first) f(r, first, lane - first);
+        // The chunk's mask bits (chunk divides 64, so they sit in one word), walked run by run.
+        uint64_t bits = bits_[c0 >> 6] >> (c0 & 63);
+        if (c1 - c0 < 64) bits &= (uint64_t{1} << (c1 - c0)) - 1;
+        while (bits) {
+          uint32_t first = static_cast<uint32_t>(__builtin_ctzll(bits));
+          uint64_t rest = ~(bits >> first);
+          uint32_t n = rest ? static_cast<uint32_t>(__builtin_ctzll(rest)) : 64 - first;
+          f(r, c0 + first, n);
+          bits &= first + n >= 64 ? 0 : ~uint64_t{0} << (first + n);
         }
       }
     }
@@ -407,12 +410,19 @@ class VecInstr {
       uint32_t end = laneEnd(r);
       for (uint32_t b0 = 0; b0 < end; b0 += epb) {
         uint32_t b1 = std::min(b0 + epb, end);
-        uint32_t lane = b0;
-        while (lane < b1) {
-          while (lane < b1 && !active(r, lane)) ++lane;
-          uint32_t runStart = lane;
-          while (lane < b1 && active(r, lane)) ++lane;
-          if (lane > runStart) emit(offset(o, r, runStart), uint64_t{lane - runStart} * o.elemBytes);
+        if (counter_) {  // every lane below laneEnd is active
+          emit(offset(o, r, b0), uint64_t{b1 - b0} * o.elemBytes);
+          continue;
+        }
+        // The block's mask bits (epb divides 64, so they sit in one word), walked run by run.
+        uint64_t bits = bits_[b0 >> 6] >> (b0 & 63);
+        if (b1 - b0 < 64) bits &= (uint64_t{1} << (b1 - b0)) - 1;
+        while (bits) {
+          uint32_t runStart = static_cast<uint32_t>(__builtin_ctzll(bits));
+          uint64_t rest = ~(bits >> runStart);
+          uint32_t runLen = rest ? static_cast<uint32_t>(__builtin_ctzll(rest)) : 64 - runStart;
+          emit(offset(o, r, b0 + runStart), uint64_t{runLen} * o.elemBytes);
+          bits &= runStart + runLen >= 64 ? 0 : ~uint64_t{0} << (runStart + runLen);
         }
       }
     }

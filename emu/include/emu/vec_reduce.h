@@ -59,13 +59,15 @@ inline T treeSum(const std::vector<T>& in) {
   if (in.empty()) return T{};
   thread_local std::vector<T> v;  // reused: a reduction per row must not allocate per row
   v.assign(in.begin(), in.end());
+  T* p = v.data();  // not v[i]: at -O1 every v[i] would look the thread_local up again
   size_t n = v.size();
   while (n > 1) {
     size_t half = (n + 1) / 2;
-    for (size_t i = 0; i < half; ++i) v[i] = 2 * i + 1 < n ? addRounded(v[2 * i], v[2 * i + 1]) : v[2 * i];
+    for (size_t i = 0; i < n / 2; ++i) p[i] = addRounded(p[2 * i], p[2 * i + 1]);
+    if (n % 2) p[half - 1] = p[n - 1];
     n = half;
   }
-  return v[0];
+  return p[0];
 }
 
 inline void checkStride(const char* api, const char* name, int32_t v, const SrcLoc& loc) {
@@ -81,13 +83,22 @@ inline void loadLanes(VecInstr& vi, const Operand& s, std::vector<std::vector<T>
   // Callers keep these per thread, so a reduction in a loop reuses the rows instead of allocating them again.
   vals.resize(vi.repeats());
   act.resize(vi.repeats());
+  const uint32_t lanes = vi.lanes();
   for (uint32_t r = 0; r < vi.repeats(); ++r) {
-    vals[r].assign(vi.lanes(), fromFloat<T>(0.0f));
-    act[r].assign(vi.lanes(), 0);
+    vals[r].assign(lanes, fromFloat<T>(0.0f));
+    act[r].assign(lanes, 0);
   }
-  vi.forEach([&](uint32_t r, uint32_t lane) {
-    std::memcpy(static_cast<void*>(&vals[r][lane]), vi.at<T>(s, r, lane), sizeof(T));
-    act[r][lane] = 1;
+  // Runs of lanes contiguous in src, copied whole; the dense counter-mode run spans repeats, so cut it at their ends.
+  vi.forEachRun([&](uint32_t r, uint32_t first, uint32_t n) {
+    while (n > 0) {
+      r += first / lanes;
+      first %= lanes;
+      uint32_t k = std::min(n, lanes - first);
+      std::memcpy(static_cast<void*>(&vals[r][first]), vi.at<T>(s, r, first), k * sizeof(T));
+      std::memset(&act[r][first], 1, k);
+      first += k;
+      n -= k;
+    }
   });
 }
 

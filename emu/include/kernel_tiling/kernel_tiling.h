@@ -122,4 +122,63 @@ struct RmsNormTiling {
   uint32_t tailBshLength = 0;
   uint32_t tailBsLength = 0;
 };
+struct UnPadTiling {
+  uint32_t srcHeight = 0;
+  uint32_t srcWidth = 0;
+  uint32_t tmpBuffer1BlockNum = 0;
+  uint32_t tmpBuffer1RowNum = 0;
+  uint32_t tmpBuffer2Offset = 0;
+  uint32_t widthTiling = 0;
+  uint32_t widthFractal = 0;
+  uint32_t widthFractalTail = 0;
+};
+
+struct PadTiling {
+  uint32_t srcHeight = 0;
+  uint32_t srcWidth = 0;
+  uint32_t srcOriWidth = 0;
+  uint32_t widthWithoutLastBlock = 0;
+  uint32_t blocksPerRow = 0;
+  uint32_t heightTiling = 0;
+  uint32_t heightFractal = 0;
+  uint32_t heightFractalTail = 0;
+  uint32_t mainLoopOffset = 0;
+  uint32_t tailBlockOffset = 0;
+  uint32_t tmpBuffer1BlockNum = 0;
+  uint32_t tmpBuffer1RowNum = 0;
+  uint32_t tmpBuffer2Offset = 0;
+  uint32_t widthTiling = 0;
+  uint32_t widthFractal = 0;
+  uint32_t widthFractalTail = 0;
+  uint32_t widthFractalTailAlingned = 0;  // sic: CANN's field name
+  uint32_t brcbTiling = 0;
+  uint32_t brcbFractal = 0;
+  uint32_t brcbFractalTail = 0;
+  uint32_t maxRepeatTimes = 0;
+  uint32_t brcbTilingRepeatTimes = 0;
+  uint32_t brcbTilingRepeatTimesTail = 0;
+  uint32_t brcbFractalTailRepeatTimes = 0;
+  uint32_t brcbFractalTailRepeatTimesTail = 0;
+  uint32_t reserved = 0;
+};
+
+// The same fields as SoftMaxTiling (CANN declares it separately).
+struct LogSoftMaxTiling {
+  uint32_t srcM = 0;
+  uint32_t srcK = 0;
+  uint32_t srcSize = 0;
+  uint32_t outMaxM = 0;
+  uint32_t outMaxK = 0;
+  uint32_t outMaxSize = 0;
+  uint32_t splitM = 0;
+  uint32_t splitK = 0;
+  uint32_t splitSize = 0;
+  uint32_t reduceM = 0;
+  uint32_t reduceK = 0;
+  uint32_t reduceSize = 0;
+  uint32_t rangeM = 0;
+  uint32_t tailM = 0;
+  uint32_t tailSplitSize = 0;
+  uint32_t tailReduceSize = 0;
+};
 #pragma pack(pop)

@@ -3,5 +3,9 @@
 #pragma once
 
 #include "tiling/hl_tiling.h"
+#include "tiling/hl_tiling_math.h"
+#include "tiling/hl_tiling_pad.h"
+#include "tiling/hl_tiling_softmax2.h"
+#include "tiling/hl_tiling_quant.h"
 #include "tiling/matmul_tiling.h"
 #include "tiling/platform/platform_ascendc.h"

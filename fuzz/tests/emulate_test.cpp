@@ -1,0 +1,331 @@
+// `fuzz --emulate` with a fake process runner: the batching, the isolation of a kernel that breaks its batch's
+// build, and the failure report. The real builds and runs are the fuzz.emulate_1000 ctest.
+#include <fmt/format.h>
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <stdlib.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <fstream>
+#include <mutex>
+#include <set>
+#include <sstream>
+
+#include "fuzz/emulate.h"
+#include "fuzz/harness.h"
+#include "interp/npy.h"
+#include "support/fake_process_runner.h"
+
+namespace tilecraft::fuzz {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+using ::testing::Not;
+
+std::string readText(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string argAfter(const support::ProcessSpec& spec, const std::string& flag) {
+  for (size_t i = 0; i + 1 < spec.argv.size(); ++i) {
+    if (spec.argv[i] == flag) return spec.argv[i + 1];
+  }
+  return "";
+}
+
+// A stand-in for g++ and for the batch programs: builds succeed unless the batch holds a kernel in
+// `warnIn`; a run writes the reference's own outputs (so it passes), except for the seeds told to crash or to
+// be wrong.
+class FakeToolchain {
+ public:
+  std::set<uint64_t> warnIn, errorIn, crash, wrong;
+
+  bool inputsMatched(uint64_t seed) {
+    std::lock_guard lock(mutex_);
+    return inputsMatched_.count(seed) && inputsMatched_[seed];
+  }
+
+  void install(support::FakeProcessRunner& runner) {
+    runner.setHandler([this](const support::ProcessSpec& spec) { return answer(spec); });
+  }
+
+ private:
+  support::ProcessResult answer(const support::ProcessSpec& spec) {
+    support::ProcessResult r;
+    r.exitCode = 0;
+    if (spec.argv[0] == "g++") {
+      std::string source = readText(spec.argv[8]);
+      for (uint64_t seed : warnIn) {
+        if (source.find(fmt::format("namespace tc_fuzz_{} {{", seed)) != std::string::npos) {
+          r.err = "batch.cpp:12:7: warning: unused variable 'x' [-Wunused-variable]\n";
+        }
+      }
+      // An error g++ points at a line of the kernel's own code, five lines into its namespace.
+      for (uint64_t seed : errorIn) {
+        size_t at = source.find(fmt::format("namespace tc_fuzz_{} {{", seed));
+        if (at == std::string::npos) continue;
+        int64_t line = 1 + std::count(source.begin(), source.begin() + static_cast<std::ptrdiff_t>(at), '\n') + 5;
+        r.exitCode = 1;
+        r.err += fmt::format("{}: In function 'int f()':\n{}:{}:3: error: 'x' was not declared in this scope\n"
+                             "{:>5} |   x = 1;\n      |   ^\n",
+                             spec.argv[8], spec.argv[8], line, line);
+      }
+      return r;
+    }
+    uint64_t seed = std::stoull(spec.argv[1].substr(std::string("fuzz_").size()));
+    if (crash.count(seed)) {
+      r.exitCode = 3;
+      r.err = "emulator: DataCopy reads past the end of GM\n";
+      return r;
+    }
+    std::string error;
+    auto c = prepareComparison(generate(seed), seed, &error);
+    size_t inputs = 0;
+    bool matched = true;
+    for (size_t i = 0; i + 1 < spec.argv.size(); ++i) {
+      if (spec.argv[i] != "--in") continue;
+      const std::string& arg = spec.argv[i + 1];
+      std::string name = arg.substr(0, arg.find('='));
+      ++inputs;
+      matched = matched && c->oracle.request.inputs.count(name) &&
+                readText(arg.substr(arg.find('=') + 1)) == interp::encodeNpy(c->oracle.request.inputs.at(name));
+    }
+    {
+      std::lock_guard lock(mutex_);
+      inputsMatched_[seed] = matched && inputs == c->oracle.request.inputs.size();
+    }
+    for (auto [name, tensor] : c->oracle.expected) {
+      if (wrong.count(seed)) {
+        for (double& v : tensor.data) v = v * 2 + 1;
+      }
+      std::ofstream(fs::path(argAfter(spec, "--out-dir")) / (name + ".npy"), std::ios::binary)
+          << interp::encodeNpy(tensor);
+    }
+    return r;
+  }
+
+  std::mutex mutex_;
+  std::map<uint64_t, bool> inputsMatched_;
+};
+
+class Emulate : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string pattern = (fs::temp_directory_path() / "tilecraft-fuzz-test-XXXXXX").string();
+    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
+    dir_ = pattern;
+    options_.workDir = (dir_ / "work").string();
+    options_.emuInclude = "/emu/include";
+    options_.clock = [this] { return ticks_ += 1.5; };  // each phase "takes" 1.5 s
+    toolchain_.install(runner_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::vector<support::ProcessSpec> builds() const {
+    std::vector<support::ProcessSpec> out;
+    for (const auto& s : runner_.specs()) {
+      if (s.argv[0] == "g++") out.push_back(s);
+    }
+    return out;
+  }
+  std::vector<support::ProcessSpec> runs() const {
+    std::vector<support::ProcessSpec> out;
+    for (const auto& s : runner_.specs()) {
+      if (s.argv[0] != "g++") out.push_back(s);
+    }
+    return out;
+  }
+
+  fs::path dir_;
+  EmulateOptions options_;
+  double ticks_ = 0;
+  FakeToolchain toolchain_;
+  support::FakeProcessRunner runner_;
+};
+
+TEST_F(Emulate, BuildsProgramsInBatchesAndRunsEachAlone) {
+  options_.seed = 3;
+  options_.count = 5;
+  options_.batchSize = 2;
+  options_.jobs = 2;
+  std::ostringstream out, err;
+  ASSERT_EQ(runEmulate(options_, runner_, out, err), 0) << err.str();
+  EXPECT_EQ(err.str(), "");
+  EXPECT_EQ(out.str(),
+            "fuzz --emulate: 5 programs from seed 3: 5 passed, 0 failed; prepare 1.5 s, build 1.5 s (3 g++ runs, up "
+            "to 2 per batch), run 1.5 s, 2 jobs\n");
+
+  // Seeds 3 4 | 5 6 | 7: three builds, with the flags of every emulated kernel build.
+  std::vector<support::ProcessSpec> b = builds();
+  ASSERT_EQ(b.size(), 3u);
+  std::set<std::string> sources;
+  for (const auto& s : b) {
+    std::string source = s.argv[8];
+    EXPECT_EQ(s.argv, buildSpec(source, s.argv[11], options_).argv);
+    EXPECT_EQ(std::vector<std::string>(s.argv.begin(), s.argv.begin() + 8),
+              (std::vector<std::string>{"g++", "-std=c++17", "-O1", "-Wall", "-Wextra", "-DASCENDC_CPU_DEBUG", "-I",
+                                        "/emu/include"}));
+    sources.insert(fs::path(source).filename().string());
+  }
+  EXPECT_EQ(sources, (std::set<std::string>{"batch0.cpp", "batch1.cpp", "batch2.cpp"}));
+  std::string batch1 = readText(fs::path(options_.workDir) / "batch1.cpp");
+  EXPECT_THAT(batch1, HasSubstr("namespace tc_fuzz_5 {"));
+  EXPECT_THAT(batch1, HasSubstr("namespace tc_fuzz_6 {"));
+  EXPECT_THAT(batch1, Not(HasSubstr("namespace tc_fuzz_4 {")));
+
+  // Each program runs once, from the batch that holds it, on the reference's inputs.
+  std::vector<support::ProcessSpec> r = runs();
+  ASSERT_EQ(r.size(), 5u);
+  std::set<std::string> ran;
+  for (const auto& s : r) {
+    ran.insert(s.argv[1]);
+    uint64_t seed = std::stoull(s.argv[1].substr(5));
+    EXPECT_EQ(fs::path(s.argv[0]).filename().string(), fmt::format("batch{}", (seed - 3) / 2)) << s.argv[1];
+    FuzzProgram p = generate(seed);
+    for (const auto& [dim, value] : p.dims) {
+      EXPECT_NE(std::find(s.argv.begin(), s.argv.end(), fmt::format("{}={}", dim, value)), s.argv.end());
+    }
+    // Every input came from a file holding the reference's own input.
+    EXPECT_TRUE(toolchain_.inputsMatched(seed)) << seed;
+  }
+  EXPECT_EQ(ran, (std::set<std::string>{"fuzz_3", "fuzz_4", "fuzz_5", "fuzz_6", "fuzz_7"}));
+}
+
+TEST_F(Emulate, AKernelThatBreaksItsBatchIsIsolatedAndTheOthersStillRun) {
+  options_.seed = 1;
+  options_.count = 4;
+  options_.batchSize = 4;
+  options_.keepDir = (dir_ / "keep").string();
+  toolchain_.warnIn = {2};
+  std::ostringstream out, err;
+  ASSERT_EQ(runEmulate(options_, runner_, out, err), 1);
+  // 1-4 warns, 1-2 warns, 3-4 builds, then 1 and 2 alone: five builds.
+  EXPECT_EQ(builds().size(), 5u);
+  EXPECT_EQ(runs().size(), 3u);
+  std::string family = generate(2).family;
+  EXPECT_EQ(err.str(), fmt::format("FAIL seed 2 ({}) build: the generated AscendC builds with a warning | replay: "
+                                   "tilecraft fuzz --emulate --seed 2 --count 1 --keep {}\n"
+                                   "    batch.cpp:12:7: warning: unused variable 'x' [-Wunused-variable]\n",
+                                   family, options_.keepDir));
+  EXPECT_THAT(out.str(),
+              HasSubstr("4 programs from seed 1: 3 passed, 1 failed; prepare 1.5 s, build 1.5 s (5 g++ runs"));
+  // The failing program's source and its standalone AscendC are kept.
+  EXPECT_EQ(readText(fs::path(options_.keepDir) / "fuzz_2.tile"), generate(2).source);
+  std::string code = readText(fs::path(options_.keepDir) / "fuzz_2.cpp");
+  EXPECT_THAT(code, HasSubstr("int main(int argc, char** argv)"));
+  EXPECT_THAT(code, Not(HasSubstr("namespace tc_fuzz_2")));
+  EXPECT_FALSE(fs::exists(fs::path(options_.keepDir) / "fuzz_1.tile"));
+}
+
+TEST_F(Emulate, AKernelTheCompilerPointsAtFailsAndTheRestIsBuiltWithoutIt) {
+  options_.seed = 1;
+  options_.count = 4;
+  options_.batchSize = 4;
+  toolchain_.errorIn = {3};
+  std::ostringstream out, err;
+  ASSERT_EQ(runEmulate(options_, runner_, out, err), 1);
+  // The batch, then the batch without seed 3: no halving.
+  std::vector<support::ProcessSpec> b = builds();
+  ASSERT_EQ(b.size(), 2u);
+  EXPECT_EQ(fs::path(b[1].argv[8]).filename().string(), "batch0r.cpp");
+  std::string batch = readText(fs::path(options_.workDir) / "batch0.cpp");
+  auto at = batch.begin() + static_cast<std::ptrdiff_t>(batch.find("namespace tc_fuzz_3 {"));
+  int64_t line = 1 + std::count(batch.begin(), at, '\n') + 5;
+  EXPECT_EQ(err.str(), fmt::format("FAIL seed 3 ({}) build: the generated AscendC does not build | replay: tilecraft "
+                                   "fuzz --emulate --seed 3 --count 1\n"
+                                   "    batch0.cpp:{}:3: error: 'x' was not declared in this scope\n"
+                                   "    {:>5} |   x = 1;\n"
+                                   "          |   ^\n",
+                                   generate(3).family, line, line));
+  EXPECT_EQ(runs().size(), 3u);
+  EXPECT_THAT(out.str(), HasSubstr("4 programs from seed 1: 3 passed, 1 failed;"));
+}
+
+TEST(EmulateBatch, CompilerMessagesAreTracedToTheKernelsWhoseLinesTheyName) {
+  std::vector<LineRange> ranges;
+  std::string s = batchSource({"fuzz_1", "fuzz_2"}, {"tc_fuzz_1", "tc_fuzz_2"},
+                              {"// one\nnamespace tc_fuzz_1 {\n}\n", "// two\nnamespace tc_fuzz_2 {\nint x;\n}\n"},
+                              &ranges);
+  ASSERT_EQ(ranges.size(), 2u);
+  std::vector<std::string> lines;
+  std::istringstream in(s);
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  EXPECT_EQ(lines[static_cast<size_t>(ranges[0].first - 1)], "// one");
+  EXPECT_EQ(lines[static_cast<size_t>(ranges[0].last - 1)], "}");
+  EXPECT_EQ(lines[static_cast<size_t>(ranges[1].first - 1)], "// two");
+  EXPECT_EQ(lines[static_cast<size_t>(ranges[1].last - 2)], "int x;");
+
+  std::string inKernel2 = fmt::format("/w/b.cpp:{}:5: warning: unused variable 'x'\n", ranges[1].last - 1);
+  std::string inHeader = "/emu/include/emu/ops.h:77:3: error: no match\n/w/b.cpp:3:1: note: in the prelude\n";
+  EXPECT_EQ(kernelsNamedBy(inKernel2, "/w/b.cpp", ranges), (std::vector<size_t>{1}));
+  EXPECT_EQ(kernelsNamedBy(inHeader, "/w/b.cpp", ranges), (std::vector<size_t>{}));
+  EXPECT_EQ(kernelsNamedBy(inKernel2, "/w/other.cpp", ranges), (std::vector<size_t>{}));
+  EXPECT_EQ(messagesFor(inHeader + inKernel2, "/w/b.cpp", ranges[1]),
+            fmt::format("b.cpp:{}:5: warning: unused variable 'x'\n", ranges[1].last - 1));
+}
+
+TEST_F(Emulate, ReportsRunAndCompareFailuresBySeed) {
+  options_.seed = 10;
+  options_.count = 4;
+  toolchain_.crash = {11};
+  toolchain_.wrong = {13};
+  std::ostringstream out, err;
+  ASSERT_EQ(runEmulate(options_, runner_, out, err), 1);
+  std::string f11 = generate(11).family, f13 = generate(13).family;
+  std::string text = err.str();
+  EXPECT_THAT(text, HasSubstr(fmt::format("FAIL seed 11 ({}) run: an emulator check failed (exit status 3) | replay: "
+                                          "tilecraft fuzz --emulate --seed 11 --count 1\n"
+                                          "    emulator: DataCopy reads past the end of GM\n",
+                                          f11)));
+  EXPECT_THAT(text, HasSubstr(fmt::format("FAIL seed 13 ({}) compare: y: ", f13)));
+  EXPECT_THAT(text, HasSubstr(" elements out of tolerance; mean rel error "));
+  EXPECT_THAT(text, HasSubstr("| replay: tilecraft fuzz --emulate --seed 13 --count 1\n"));
+  // Failures come in seed order.
+  EXPECT_LT(text.find("seed 11"), text.find("seed 13"));
+  EXPECT_THAT(out.str(), HasSubstr("4 programs from seed 10: 2 passed, 2 failed;"));
+}
+
+TEST(EmulateReport, FailureLineNamesSeedStageAndReplay) {
+  Failure f{42, "rows", Stage::Run, "an emulator check failed (exit status 3)", "detail"};
+  EXPECT_EQ(failureLine(f, ""),
+            "FAIL seed 42 (rows) run: an emulator check failed (exit status 3) | replay: "
+            "tilecraft fuzz --emulate --seed 42 --count 1");
+  EXPECT_EQ(emulateReplayCommand(7, "out/fail"), "tilecraft fuzz --emulate --seed 7 --count 1 --keep out/fail");
+}
+
+TEST(EmulateBatch, OneTranslationUnitWithOneMainThatRunsTheNamedKernel) {
+  std::string s = batchSource({"fuzz_1", "fuzz_2"}, {"tc_fuzz_1", "tc_fuzz_2"},
+                              {"namespace tc_fuzz_1 {\n}\n", "namespace tc_fuzz_2 {\n}\n"});
+  auto count = [&](const std::string& what) {
+    size_t n = 0;
+    for (size_t p = s.find(what); p != std::string::npos; p = s.find(what, p + 1)) ++n;
+    return n;
+  };
+  EXPECT_EQ(count("#include \"kernel_operator.h\""), 1u);
+  EXPECT_EQ(count("namespace tclaunch {"), 1u);  // one launcher runtime for all the kernels
+  EXPECT_EQ(count("int main("), 1u);
+  EXPECT_LT(s.find("namespace tclaunch {"), s.find("namespace tc_fuzz_1 {"));
+  EXPECT_LT(s.find("namespace tc_fuzz_2 {"), s.find("int main("));
+  EXPECT_THAT(s, HasSubstr("  if (kernel == \"fuzz_1\") return tc_fuzz_1::Run(argc - 1, argv + 1);\n"
+                           "  if (kernel == \"fuzz_2\") return tc_fuzz_2::Run(argc - 1, argv + 1);\n"
+                           "  std::fprintf(stderr, \"error: no kernel '%s' in this batch\\n\", argv[1]);\n"));
+  EXPECT_THAT(s, HasSubstr("usage: %s KERNEL NAME=VALUE... (kernels: fuzz_1 fuzz_2)"));
+}
+
+TEST(EmulateUsage, JobsAndBatchSizeMustBeAtLeastOne) {
+  EXPECT_EQ(checkAtLeastOne("2", "jobs", "--jobs 2"), "");
+  EXPECT_EQ(checkAtLeastOne("0", "jobs", "--jobs 2"), "'0' jobs: the value must be at least 1 (e.g. --jobs 2)");
+  EXPECT_EQ(checkAtLeastOne("-4", "programs per build", "--batch-size 50"),
+            "'-4' programs per build: the value must be at least 1 (e.g. --batch-size 50)");
+  EXPECT_EQ(checkAtLeastOne("two", "jobs", "--jobs 2"), "'two' is not a whole number of jobs");
+  EXPECT_EQ(checkAtLeastOne("", "jobs", "--jobs 2"), "'' is not a whole number of jobs");
+}
+
+}  // namespace
+}  // namespace tilecraft::fuzz
