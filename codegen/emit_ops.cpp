@@ -76,6 +76,38 @@ const char* roundMode(ir::DType from, ir::DType to) {
   return "CAST_NONE";
 }
 
+bool isOne(const ir::Extent& e) { return e.kind == ir::Extent::Kind::Const && e.value == 1; }
+
+// The scalar unit reads what the vector unit wrote (V_S), and the vector unit then reads what the scalar unit
+// wrote (S_V): the event pair around every stretch of GetValue/SetValue work.
+void vectorToScalar(CodePrinter& p) {
+  p.line("SetFlag<HardEvent::V_S>(EVENT_ID0);");
+  p.line("WaitFlag<HardEvent::V_S>(EVENT_ID0);");
+}
+void scalarToVector(CodePrinter& p) {
+  p.line("SetFlag<HardEvent::S_V>(EVENT_ID0);");
+  p.line("WaitFlag<HardEvent::S_V>(EVENT_ID0);");
+}
+
+// A reduction or scan over row axis `axis` of `b` sees its rows as (outer, count, innerRows) in row-major order:
+// `outer` groups of `count` rows along the axis, consecutive rows of one chain `innerRows` apart. Each is the C++
+// product of its extents ("1" when empty), extents of 1 left out.
+struct RowAxis {
+  std::string outer, count, innerRows;
+};
+RowAxis rowAxis(EmitContext& c, const ir::Buffer& b, int axis) {
+  int rank = static_cast<int>(b.shape.size());
+  auto product = [&](int from, int to) {
+    std::string out;
+    for (int d = from; d < to; ++d) {
+      if (isOne(b.shape[d])) continue;
+      out += (out.empty() ? "" : " * ") + c.extent(b.shape[d]);
+    }
+    return out.empty() ? std::string("1") : out;
+  };
+  return {product(0, axis), product(axis, axis + 1), product(axis + 1, rank - 1)};
+}
+
 using CallFn = std::function<std::string(const std::vector<std::string>& refs, const std::string& count)>;
 
 // One call over all of dst when every operand is dense (or a single row), else one call per row.
@@ -96,7 +128,6 @@ void forRows(EmitContext& c, CodePrinter& p, const std::vector<BufferId>& operan
   p.close();
 }
 
-bool isOne(const ir::Extent& e) { return e.kind == ir::Extent::Kind::Const && e.value == 1; }
 
 // The row of `src` that row `i` (an expression) of `dst` reads when src broadcasts to dst: a coordinate along an
 // outer dimension where src has extent 1 (or no dimension, numpy-aligned from the last) stays 0.
@@ -133,8 +164,7 @@ void broadcastMask(EmitContext& c, CodePrinter& p, const ir::Node& n) {
   std::string col = innerStretch ? "0" : "j";
   std::string srcByte = srcRow == "0" ? fmt::format("{} / 8", col) : fmt::format("({}) * {} + {} / 8", srcRow,
                                                                                     c.pitch(src), col);
-  p.line("SetFlag<HardEvent::V_S>(EVENT_ID0);");
-  p.line("WaitFlag<HardEvent::V_S>(EVENT_ID0);");
+  vectorToScalar(p);
   p.open(fmt::format("for (int64_t i = 0; i < {}; ++i)", c.rows(dst)));
   p.open(fmt::format("for (int64_t byte = 0; byte < TcCdiv({}, 8); ++byte)", len));
   p.line("uint8_t bits = 0;");
@@ -146,8 +176,7 @@ void broadcastMask(EmitContext& c, CodePrinter& p, const ir::Node& n) {
   p.line(fmt::format("{}.SetValue(i * {} + byte, bits);", c.tensor(dst), c.pitch(dst)));
   p.close();
   p.close();
-  p.line("SetFlag<HardEvent::S_V>(EVENT_ID0);");
-  p.line("WaitFlag<HardEvent::S_V>(EVENT_ID0);");
+  scalarToVector(p);
 }
 
 void broadcast(EmitContext& c, CodePrinter& p, const ir::Node& n) {
@@ -160,8 +189,7 @@ void broadcast(EmitContext& c, CodePrinter& p, const ir::Node& n) {
   std::string srcRow = sourceRow(c, src, dst, "i");
   if (innerStretch) {
     // One value per row: the scalar unit reads it once the vector pipe has written it (V_S).
-    p.line("SetFlag<HardEvent::V_S>(EVENT_ID0);");
-    p.line("WaitFlag<HardEvent::V_S>(EVENT_ID0);");
+    vectorToScalar(p);
     if (c.oneRow(dst)) {
       p.line(fmt::format("Duplicate({}, {}.GetValue(0), static_cast<int32_t>({}));", c.tensor(dst), c.tensor(src),
                          c.inner(dst)));
@@ -231,8 +259,7 @@ void binary(EmitContext& c, CodePrinter& p, const ir::Node& n, const char* api) 
   bool bScalar = sb == Spread::Column || sb == Spread::Scalar;
   if (aScalar && bScalar) return c.unsupported(n, "a binary op of two per-row values stretched along a row");
   if (aScalar || bScalar) {
-    p.line("SetFlag<HardEvent::V_S>(EVENT_ID0);");
-    p.line("WaitFlag<HardEvent::V_S>(EVENT_ID0);");
+    vectorToScalar(p);
   }
   // The scalar `s` gets a block of its own when no row loop gives it one: two such ops in one stage method must
   // not redeclare it.
@@ -306,8 +333,7 @@ void foldRowsInFloat(EmitContext& c, CodePrinter& p, const ir::Node& n, const st
   std::string type = EmitContext::cppType(c.k.buffer(dst).dtype);
   bool scan = ir::isScan(n.op), product = n.op == Op::Cumprod;
   std::string dp = c.pitch(dst), sp = c.pitch(src);
-  p.line("SetFlag<HardEvent::V_S>(EVENT_ID0);");
-  p.line("WaitFlag<HardEvent::V_S>(EVENT_ID0);");
+  vectorToScalar(p);
   p.open(fmt::format("for (int64_t o = 0; o < {}; ++o)", outer));
   p.open(fmt::format("for (int64_t r = 0; r < {}; ++r)", innerRows));
   p.open(fmt::format("for (int64_t j = 0; j < {}; ++j)", c.inner(src)));
@@ -326,8 +352,7 @@ void foldRowsInFloat(EmitContext& c, CodePrinter& p, const ir::Node& n, const st
   p.close();
   p.close();
   p.close();
-  p.line("SetFlag<HardEvent::S_V>(EVENT_ID0);");
-  p.line("WaitFlag<HardEvent::S_V>(EVENT_ID0);");
+  scalarToVector(p);
 }
 
 // argmax/argmin, the first index of the extreme value. Along the last axis: ReduceMax/Min with calIndex writes
@@ -348,8 +373,7 @@ void argReduce(EmitContext& c, CodePrinter& p, const ir::Node& n) {
                        max ? "Max" : "Min", type, c.tensor(dst), dp, type, c.tensor(src), sp, c.tensor(n.work),
                        c.inner(src)));
     p.close();
-    p.line("SetFlag<HardEvent::V_S>(EVENT_ID0);");
-    p.line("WaitFlag<HardEvent::V_S>(EVENT_ID0);");
+    vectorToScalar(p);
     p.open(fmt::format("for (int64_t i = 0; i < {}; ++i)", c.rows(src)));
     if (dsl::dtypeBits(s.dtype) == 16) {
       p.line(fmt::format("const uint32_t pair = static_cast<uint32_t>({}.GetValue(i * {}));", c.tensor(dst), dp));
@@ -358,21 +382,11 @@ void argReduce(EmitContext& c, CodePrinter& p, const ir::Node& n) {
       p.line(fmt::format("{}.SetValue(i * {}, {}.GetValue(i * {} + 1));", c.tensor(dst), dp, c.tensor(dst), dp));
     }
     p.close();
-    p.line("SetFlag<HardEvent::S_V>(EVENT_ID0);");
-    p.line("WaitFlag<HardEvent::S_V>(EVENT_ID0);");
+    scalarToVector(p);
     return;
   }
-  auto product = [&](int from, int to) {
-    std::string out;
-    for (int d = from; d < to; ++d) {
-      if (isOne(s.shape[d])) continue;
-      out += (out.empty() ? "" : " * ") + c.extent(s.shape[d]);
-    }
-    return out.empty() ? std::string("1") : out;
-  };
-  std::string outer = product(0, axis), count = product(axis, axis + 1), innerRows = product(axis + 1, rank - 1);
-  p.line("SetFlag<HardEvent::V_S>(EVENT_ID0);");
-  p.line("WaitFlag<HardEvent::V_S>(EVENT_ID0);");
+  auto [outer, count, innerRows] = rowAxis(c, s, axis);
+  vectorToScalar(p);
   p.open(fmt::format("for (int64_t o = 0; o < {}; ++o)", outer));
   p.open(fmt::format("for (int64_t r = 0; r < {}; ++r)", innerRows));
   p.open(fmt::format("for (int64_t j = 0; j < {}; ++j)", c.inner(src)));
@@ -391,8 +405,7 @@ void argReduce(EmitContext& c, CodePrinter& p, const ir::Node& n) {
   p.close();
   p.close();
   p.close();
-  p.line("SetFlag<HardEvent::S_V>(EVENT_ID0);");
-  p.line("WaitFlag<HardEvent::S_V>(EVENT_ID0);");
+  scalarToVector(p);
 }
 
 void reduce(EmitContext& c, CodePrinter& p, const ir::Node& n) {
@@ -405,8 +418,7 @@ void reduce(EmitContext& c, CodePrinter& p, const ir::Node& n) {
   if (n.op == Op::Argmax || n.op == Op::Argmin) return argReduce(c, p, n);
   if (axis == rank - 1 && halfWidthFloat(s.dtype) && api == std::string("Sum")) {
     // f16 ReduceSum rounds its partial sums to f16; the reference sums in double and rounds once (F3).
-    p.line("SetFlag<HardEvent::V_S>(EVENT_ID0);");
-    p.line("WaitFlag<HardEvent::V_S>(EVENT_ID0);");
+    vectorToScalar(p);
     p.open(fmt::format("for (int64_t i = 0; i < {}; ++i)", c.rows(src)));
     p.line("float acc = 0.0f;");
     p.open(fmt::format("for (int64_t j = 0; j < {}; ++j)", c.inner(src)));
@@ -415,8 +427,7 @@ void reduce(EmitContext& c, CodePrinter& p, const ir::Node& n) {
     std::string value = n.op == Op::ReduceMean ? fmt::format("acc / static_cast<float>({})", c.inner(src)) : "acc";
     p.line(fmt::format("{}.SetValue(i * {}, static_cast<{}>({}));", c.tensor(dst), c.pitch(dst), type, value));
     p.close();
-    p.line("SetFlag<HardEvent::S_V>(EVENT_ID0);");
-    p.line("WaitFlag<HardEvent::S_V>(EVENT_ID0);");
+    scalarToVector(p);
     return;
   }
   if (axis == rank - 1) {
@@ -435,16 +446,7 @@ void reduce(EmitContext& c, CodePrinter& p, const ir::Node& n) {
   }
   // Over a row axis: the rows of the tile are (outer, axis, inner) in row-major order; each result row starts
   // from the first row of its group (a copy) and folds the others in elementwise.
-  auto product = [&](int from, int to) {
-    std::string out;
-    for (int d = from; d < to; ++d) {
-      const ir::Extent& e = s.shape[d];
-      if (e.kind == ir::Extent::Kind::Const && e.value == 1) continue;
-      out += (out.empty() ? "" : " * ") + c.extent(e);
-    }
-    return out.empty() ? std::string("1") : out;
-  };
-  std::string outer = product(0, axis), count = product(axis, axis + 1), innerRows = product(axis + 1, rank - 1);
+  auto [outer, count, innerRows] = rowAxis(c, s, axis);
   if (halfWidthFloat(s.dtype) && api == std::string("Sum")) return foldRowsInFloat(c, p, n, outer, count, innerRows);
   std::string cols = fmt::format("static_cast<int32_t>({})", c.inner(src));
   std::string op = api == std::string("Sum") ? "Add" : api;
@@ -485,8 +487,7 @@ void scan(EmitContext& c, CodePrinter& p, const ir::Node& n) {
   int axis = n.axis < 0 ? n.axis + rank : n.axis;
   bool sum = n.op == Op::Cumsum;
   if (axis == rank - 1) {
-    p.line("SetFlag<HardEvent::V_S>(EVENT_ID0);");
-    p.line("WaitFlag<HardEvent::V_S>(EVENT_ID0);");
+    vectorToScalar(p);
     // 16-bit floats accumulate in float, each output rounded once (F3); f32 and integers step in their own type.
     std::string acc = halfWidthFloat(s.dtype) ? "float" : type;
     p.open(fmt::format("for (int64_t i = 0; i < {}; ++i)", c.rows(src)));
@@ -497,8 +498,7 @@ void scan(EmitContext& c, CodePrinter& p, const ir::Node& n) {
     p.line(fmt::format("{}.SetValue(i * {} + j, static_cast<{}>(acc));", c.tensor(dst), c.pitch(dst), type));
     p.close();
     p.close();
-    p.line("SetFlag<HardEvent::S_V>(EVENT_ID0);");
-    p.line("WaitFlag<HardEvent::S_V>(EVENT_ID0);");
+    scalarToVector(p);
     return;
   }
   std::string cols = fmt::format("static_cast<int32_t>({})", c.inner(src));
@@ -523,15 +523,7 @@ void scan(EmitContext& c, CodePrinter& p, const ir::Node& n) {
   }
   // Any other row axis: the rows are (outer, axis, inner) in row-major order; each (outer, inner) pair is a chain
   // of rows `inner` apart.
-  auto product = [&](int from, int to) {
-    std::string out;
-    for (int d = from; d < to; ++d) {
-      if (isOne(s.shape[d])) continue;
-      out += (out.empty() ? "" : " * ") + c.extent(s.shape[d]);
-    }
-    return out.empty() ? std::string("1") : out;
-  };
-  std::string outer = product(0, axis), count = product(axis, axis + 1), innerRows = product(axis + 1, rank - 1);
+  auto [outer, count, innerRows] = rowAxis(c, s, axis);
   std::string dp = c.pitch(dst), sp = c.pitch(src);
   p.open(fmt::format("for (int64_t o = 0; o < {}; ++o)", outer));
   p.open(fmt::format("for (int64_t r = 0; r < {}; ++r)", innerRows));
@@ -598,8 +590,7 @@ void compare(EmitContext& c, CodePrinter& p, const ir::Node& n) {
     if (multi) p.close();
     p.close();
   }
-  p.line("SetFlag<HardEvent::V_S>(EVENT_ID0);");
-  p.line("WaitFlag<HardEvent::V_S>(EVENT_ID0);");
+  vectorToScalar(p);
   if (multi) p.open(fmt::format("for (int64_t i = 0; i < {}; ++i)", c.rows(a)));
   p.open(fmt::format("for (int64_t byte = {} / 8; byte < TcCdiv({}, 8); ++byte)", vec, len));
   p.line("uint8_t bits = 0;");
@@ -614,8 +605,7 @@ void compare(EmitContext& c, CodePrinter& p, const ir::Node& n) {
   p.line(fmt::format("{}.SetValue({}, bits);", c.tensor(dst), at(dst, "byte")));
   p.close();
   if (multi) p.close();
-  p.line("SetFlag<HardEvent::S_V>(EVENT_ID0);");
-  p.line("WaitFlag<HardEvent::S_V>(EVENT_ID0);");
+  scalarToVector(p);
   p.dedent();
   p.line("}");
 }
@@ -639,8 +629,7 @@ void select(EmitContext& c, CodePrinter& p, const ir::Node& n) {
                      row(mask), row(a), row(b), vec));
   if (multi) p.close();
   p.close();
-  p.line("SetFlag<HardEvent::V_S>(EVENT_ID0);");
-  p.line("WaitFlag<HardEvent::V_S>(EVENT_ID0);");
+  vectorToScalar(p);
   if (multi) p.open(fmt::format("for (int64_t i = 0; i < {}; ++i)", c.rows(dst)));
   p.open(fmt::format("for (int64_t j = {}; j < {}; ++j)", vec, len));
   p.line(fmt::format("const bool take = ((static_cast<uint32_t>({}.GetValue({})) >> (j % 8)) & 1u) != 0;",
@@ -649,8 +638,7 @@ void select(EmitContext& c, CodePrinter& p, const ir::Node& n) {
                      c.tensor(a), at(a, "j"), c.tensor(b), at(b, "j")));
   p.close();
   if (multi) p.close();
-  p.line("SetFlag<HardEvent::S_V>(EVENT_ID0);");
-  p.line("WaitFlag<HardEvent::S_V>(EVENT_ID0);");
+  scalarToVector(p);
   p.dedent();
   p.line("}");
 }
@@ -660,8 +648,7 @@ void select(EmitContext& c, CodePrinter& p, const ir::Node& n) {
 void gather(EmitContext& c, CodePrinter& p, const ir::Node& n) {
   BufferId dst = n.dst, table = n.srcs[0], index = n.srcs[1];
   std::string tableRow = c.oneRow(table) ? "" : fmt::format("i * {} + ", c.pitch(table));
-  p.line("SetFlag<HardEvent::V_S>(EVENT_ID0);");
-  p.line("WaitFlag<HardEvent::V_S>(EVENT_ID0);");
+  vectorToScalar(p);
   p.open(fmt::format("for (int64_t i = 0; i < {}; ++i)", c.rows(dst)));
   p.open(fmt::format("for (int64_t j = 0; j < {}; ++j)", c.inner(dst)));
   p.line(fmt::format("const int64_t at = {}.GetValue(i * {} + j);", c.tensor(index), c.pitch(index)));
@@ -669,8 +656,7 @@ void gather(EmitContext& c, CodePrinter& p, const ir::Node& n) {
                      tableRow));
   p.close();
   p.close();
-  p.line("SetFlag<HardEvent::S_V>(EVENT_ID0);");
-  p.line("WaitFlag<HardEvent::S_V>(EVENT_ID0);");
+  scalarToVector(p);
 }
 
 }  // namespace

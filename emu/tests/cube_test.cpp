@@ -7,17 +7,9 @@ using namespace AscendC;
 using tcemu::testing::checkMessage;
 using tcemu::testing::CubeTest;
 using tcemu::testing::EmuTest;
+using tcemu::testing::Gm;
 
 namespace {
-
-template <typename T>
-struct Gm {
-  explicit Gm(size_t n) : p_(static_cast<T*>(GmAlloc(n * sizeof(T)))) { t_.SetGlobalBuffer(p_, n); }
-  ~Gm() { GmFree(p_); }
-  T& operator[](size_t i) { return p_[i]; }
-  GlobalTensor<T> t_;
-  T* p_;
-};
 
 uint16_t bits(half h) { return h.val; }
 

@@ -3,6 +3,9 @@
 
 #include <gtest/gtest.h>
 
+#include <list>
+#include <vector>
+
 #include "kernel_operator.h"
 
 namespace tcemu::testing {
@@ -30,6 +33,38 @@ class EmuTest : public ::testing::Test {
 class CubeTest : public EmuTest {
  protected:
   CoreKind kind() const override { return CoreKind::AIC; }
+};
+
+// A GM allocation of n elements and its GlobalTensor, freed at the end of the scope.
+template <typename T>
+struct Gm {
+  explicit Gm(size_t n) : p_(static_cast<T*>(AscendC::GmAlloc(n * sizeof(T)))) { t_.SetGlobalBuffer(p_, n); }
+  ~Gm() { AscendC::GmFree(p_); }
+  T& operator[](size_t i) { return p_[i]; }
+  AscendC::GlobalTensor<T> t_;
+  T* p_;
+};
+
+// An AIV test that takes UB buffers (one TBuf each) as it needs them: buffer<T>(bytes) is a fresh TBuf; filled<T>(values, bytes)
+// is one the scalar unit wrote, synced to the vector pipe (S_V) so vector instructions may read it.
+class TBufTest : public EmuTest {
+ protected:
+  template <typename T>
+  AscendC::LocalTensor<T> buffer(uint32_t bytes) {
+    bufs_.emplace_back();
+    pipe_.InitBuffer(bufs_.back(), bytes);
+    return bufs_.back().template Get<T>();
+  }
+  template <typename T>
+  AscendC::LocalTensor<T> filled(const std::vector<float>& v, uint32_t bytes) {
+    AscendC::LocalTensor<T> t = buffer<T>(bytes);
+    for (size_t i = 0; i < v.size(); ++i) t.SetValue(static_cast<uint32_t>(i), static_cast<T>(v[i]));
+    AscendC::SetFlag<AscendC::HardEvent::S_V>(0);
+    AscendC::WaitFlag<AscendC::HardEvent::S_V>(0);
+    return t;
+  }
+  AscendC::TPipe pipe_;
+  std::list<AscendC::TBuf<AscendC::TPosition::VECCALC>> bufs_;
 };
 
 // Runs `fn`, expects a check to fail, and returns its message ("" and a test failure if none did).

@@ -7,17 +7,9 @@
 using namespace AscendC;
 using tcemu::testing::checkMessage;
 using tcemu::testing::CubeTest;
+using tcemu::testing::Gm;
 
 namespace {
-
-template <typename T>
-struct Gm {
-  explicit Gm(size_t n) : p_(static_cast<T*>(GmAlloc(n * sizeof(T)))) { t_.SetGlobalBuffer(p_, n); }
-  ~Gm() { GmFree(p_); }
-  T& operator[](size_t i) { return p_[i]; }
-  GlobalTensor<T> t_;
-  T* p_;
-};
 
 uint64_t scaleWord(float scale, int offset = 0) {
   uint32_t bits;

@@ -1,36 +1,16 @@
 // Broadcast, Pad and UnPad (emu/hl_broadcast_pad.h) and their host queries (tiling/hl_tiling_pad.h): values, the
 // temporary space they take, and every check's message.
 #include <cmath>
-#include <list>
 
 #include "emu_test_util.h"
 #include "tiling/tiling_api.h"
 
 using namespace AscendC;
 using tcemu::testing::checkMessage;
-using tcemu::testing::EmuTest;
 
 namespace {
 
-class Hl2Test : public EmuTest {
- protected:
-  template <typename T>
-  LocalTensor<T> buffer(uint32_t bytes) {
-    bufs_.emplace_back();
-    pipe_.InitBuffer(bufs_.back(), bytes);
-    return bufs_.back().template Get<T>();
-  }
-  template <typename T>
-  LocalTensor<T> filled(const std::vector<float>& v, uint32_t bytes) {
-    LocalTensor<T> t = buffer<T>(bytes);
-    for (size_t i = 0; i < v.size(); ++i) t.SetValue(static_cast<uint32_t>(i), static_cast<T>(v[i]));
-    SetFlag<HardEvent::S_V>(0);
-    WaitFlag<HardEvent::S_V>(0);
-    return t;
-  }
-  TPipe pipe_;
-  std::list<TBuf<TPosition::VECCALC>> bufs_;
-};
+class Hl2Test : public tcemu::testing::TBufTest {};
 
 TEST_F(Hl2Test, BroadcastLastAxisRepeatsEachRowValue) {
   LocalTensor<float> src = filled<float>({1.5f, -2.0f, 3.25f, 4.0f}, 32);

@@ -1,35 +1,15 @@
 // ArithProgression and CumSum (emu/hl_scan.h) and SelectWithBytesMask (emu/hl_select.h): values, what they write,
 // and their checks.
 #include <cmath>
-#include <list>
 
 #include "emu_test_util.h"
 
 using namespace AscendC;
 using tcemu::testing::checkMessage;
-using tcemu::testing::EmuTest;
 
 namespace {
 
-class ScanTest : public EmuTest {
- protected:
-  template <typename T>
-  LocalTensor<T> buffer(uint32_t bytes) {
-    bufs_.emplace_back();
-    pipe_.InitBuffer(bufs_.back(), bytes);
-    return bufs_.back().template Get<T>();
-  }
-  template <typename T>
-  LocalTensor<T> filled(const std::vector<float>& v, uint32_t bytes) {
-    LocalTensor<T> t = buffer<T>(bytes);
-    for (size_t i = 0; i < v.size(); ++i) t.SetValue(static_cast<uint32_t>(i), static_cast<T>(v[i]));
-    SetFlag<HardEvent::S_V>(0);
-    WaitFlag<HardEvent::S_V>(0);
-    return t;
-  }
-  TPipe pipe_;
-  std::list<TBuf<TPosition::VECCALC>> bufs_;
-};
+class ScanTest : public tcemu::testing::TBufTest {};
 
 TEST_F(ScanTest, ArithProgressionFloatFillsBlocksThenRepeats) {
   LocalTensor<float> d = buffer<float>(1024 * 4);

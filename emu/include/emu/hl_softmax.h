@@ -8,6 +8,10 @@
 // the rest of the tiling describes CANN's own loop split and is not needed here.
 #pragma once
 
+#include <tuple>
+#include <utility>
+#include <vector>
+
 #include "emu/hl_common.h"
 #include "kernel_tiling/kernel_tiling.h"
 
@@ -45,26 +49,51 @@ struct SoftmaxShape {
   uint32_t m, k, oriK;
 };
 
+// The [m, k] shape of a row-wise softmax-family call (`api`): from softmaxShapeInfo when it is set, else from the
+// tiling (`tilingFunc` fills it); k padded to 32 bytes, oriK the real row length.
 template <typename T>
-inline SoftmaxShape softmaxShape(const SoftMaxTiling& tiling, const AscendC::SoftMaxShapeInfo& info,
-                                 const SrcLoc& loc) {
+inline SoftmaxShape rowShape(const char* api, const char* tilingFunc, uint32_t tilingM, uint32_t tilingK,
+                             const AscendC::SoftMaxShapeInfo& info, const SrcLoc& loc) {
   SoftmaxShape s{info.srcM, info.srcK, info.oriSrcK};
-  if (s.m == 0 || s.k == 0) s = {tiling.srcM, tiling.srcK, 0};
+  if (s.m == 0 || s.k == 0) s = {tilingM, tilingK, 0};
   if (s.m == 0 || s.k == 0) {
-    fail(loc, "SoftMax with an empty shape: SoftMaxShapeInfo and the tiling both give srcM = %u, srcK = %u; hint: "
-         "pass SoftMaxShapeInfo{srcM, srcK, oriSrcM, oriSrcK} or a tiling filled by SoftMaxTilingFunc", s.m, s.k);
+    fail(loc, "%s with an empty shape: SoftMaxShapeInfo and the tiling both give srcM = %u, srcK = %u; hint: pass "
+         "SoftMaxShapeInfo{srcM, srcK, oriSrcM, oriSrcK} or a tiling filled by %s", api, s.m, s.k, tilingFunc);
   }
   if (s.k * sizeof(T) % 32 != 0) {
-    fail(loc, "SoftMax srcK = %u %s elements is %u bytes, not a multiple of 32; hint: pad the last axis to %u "
-         "elements and pass the real length as oriSrcK", s.k, dtypeName<T>(), static_cast<uint32_t>(s.k * sizeof(T)),
+    fail(loc, "%s srcK = %u %s elements is %u bytes, not a multiple of 32; hint: pad the last axis to %u elements "
+         "and pass the real length as oriSrcK", api, s.k, dtypeName<T>(), static_cast<uint32_t>(s.k * sizeof(T)),
          static_cast<uint32_t>(roundUp(s.k, 32 / sizeof(T))));
   }
   if (s.oriK == 0) s.oriK = s.k;
   if (s.oriK > s.k) {
-    fail(loc, "SoftMax oriSrcK = %u is larger than srcK = %u; hint: srcK is the padded row length, oriSrcK the real one",
-         s.oriK, s.k);
+    fail(loc, "%s oriSrcK = %u is larger than srcK = %u; hint: srcK is the padded row length, oriSrcK the real one",
+         api, s.oriK, s.k);
   }
   return s;
+}
+
+// One row of the softmax family: the max of its first oriK values, e[j] = exp(x[j] - max) for j < expCount, and
+// the treeSum of the first oriK of them. Returns {max, sum}.
+template <typename T>
+inline std::pair<float, float> rowMaxExpSum(const T* s, uint64_t base, const SoftmaxShape& sh, uint32_t expCount,
+                                            std::vector<float>& e) {
+  float mx = ld(s, base);
+  for (uint32_t j = 1; j < sh.oriK; ++j) mx = std::max(mx, ld(s, base + j));
+  for (uint32_t j = 0; j < expCount; ++j) e[j] = std::exp(ld(s, base + j) - mx);
+  return {mx, treeSum(e.data(), sh.oriK)};
+}
+
+// Writes each row's sum and max over its whole 32-byte stat block, rounded to U.
+template <typename U>
+inline void storeRowStats(U* ps, U* pm, const std::vector<float>& rowSum, const std::vector<float>& rowMax) {
+  const uint32_t statK = 32 / sizeof(U);
+  for (size_t r = 0; r < rowSum.size(); ++r) {
+    for (uint32_t j = 0; j < statK; ++j) {
+      st(ps, uint64_t{r} * statK + j, rowSum[r]);
+      st(pm, uint64_t{r} * statK + j, rowMax[r]);
+    }
+  }
 }
 
 // T: src/dst type; U: sum/max type (T, or float for half input). stats == false: the overloads without sum/max.
@@ -78,7 +107,7 @@ inline void softmax(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTens
     fail(loc, "SoftMax with isDataFormatNZ = true: the emulator implements the ND layout only; hint: pass ND data "
          "(isDataFormatNZ = false)");
   }
-  SoftmaxShape sh = softmaxShape<T>(tiling, info, loc);
+  SoftmaxShape sh = rowShape<T>("SoftMax", "SoftMaxTilingFunc", tiling.srcM, tiling.srcK, info, loc);
   checkUb(src.ref_, "SoftMax", "src", loc);
   checkUb(dst.ref_, "SoftMax", "dst", loc);
   uint64_t total = uint64_t{sh.m} * sh.k;
@@ -125,26 +154,12 @@ inline void softmax(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTens
   std::vector<float> e(sh.k);
   for (uint32_t r = 0; r < sh.m; ++r) {
     const uint64_t base = uint64_t{r} * sh.k;
-    float mx = ld(s, base);
-    for (uint32_t j = 1; j < sh.oriK; ++j) mx = std::max(mx, ld(s, base + j));
-    for (uint32_t j = 0; j < sh.oriK; ++j) e[j] = std::exp(ld(s, base + j) - mx);
-    float total_ = treeSum(e.data(), sh.oriK);
-    for (uint32_t j = 0; j < sh.oriK; ++j) out[base + j] = e[j] / total_;
-    rowMax[r] = mx;
-    rowSum[r] = total_;
+    std::tie(rowMax[r], rowSum[r]) = rowMaxExpSum(s, base, sh, sh.oriK, e);
+    for (uint32_t j = 0; j < sh.oriK; ++j) out[base + j] = e[j] / rowSum[r];
   }
   T* d = dst.GetPhyAddr();
   for (uint64_t i = 0; i < total; ++i) st(d, i, out[i]);
-  if (sum) {
-    U* ps = sum->GetPhyAddr();
-    U* pm = max->GetPhyAddr();
-    for (uint32_t r = 0; r < sh.m; ++r) {
-      for (uint32_t j = 0; j < statK; ++j) {
-        st(ps, uint64_t{r} * statK + j, rowSum[r]);
-        st(pm, uint64_t{r} * statK + j, rowMax[r]);
-      }
-    }
-  }
+  if (sum) storeRowStats(sum->GetPhyAddr(), max->GetPhyAddr(), rowSum, rowMax);
 }
 
 }  // namespace tcemu::hl

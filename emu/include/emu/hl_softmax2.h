@@ -14,28 +14,6 @@
 
 namespace tcemu::hl {
 
-template <typename T>
-inline SoftmaxShape rowShape(const char* api, const char* tilingFunc, uint32_t tilingM, uint32_t tilingK,
-                             const AscendC::SoftMaxShapeInfo& info, const SrcLoc& loc) {
-  SoftmaxShape s{info.srcM, info.srcK, info.oriSrcK};
-  if (s.m == 0 || s.k == 0) s = {tilingM, tilingK, 0};
-  if (s.m == 0 || s.k == 0) {
-    fail(loc, "%s with an empty shape: SoftMaxShapeInfo and the tiling both give srcM = %u, srcK = %u; hint: pass "
-         "SoftMaxShapeInfo{srcM, srcK, oriSrcM, oriSrcK} or a tiling filled by %s", api, s.m, s.k, tilingFunc);
-  }
-  if (s.k * sizeof(T) % 32 != 0) {
-    fail(loc, "%s srcK = %u %s elements is %u bytes, not a multiple of 32; hint: pad the last axis to %u elements "
-         "and pass the real length as oriSrcK", api, s.k, dtypeName<T>(), static_cast<uint32_t>(s.k * sizeof(T)),
-         static_cast<uint32_t>(roundUp(s.k, 32 / sizeof(T))));
-  }
-  if (s.oriK == 0) s.oriK = s.k;
-  if (s.oriK > s.k) {
-    fail(loc, "%s oriSrcK = %u is larger than srcK = %u; hint: srcK is the padded row length, oriSrcK the real one",
-         api, s.oriK, s.k);
-  }
-  return s;
-}
-
 // Checks and trace shared by both: src/dst [m, k], the two stat blocks, the temporary space; returns the shape.
 template <typename T, typename U>
 inline SoftmaxShape rowSoftmaxPrologue(const char* api, const char* tilingFunc, const char* sizeQuery,
@@ -125,28 +103,15 @@ inline void logSoftmax(const AscendC::LocalTensor<T>& dst, const AscendC::LocalT
                                        src, &tmp, tiling.srcM, tiling.srcK, info, true,
                                        {"WholeReduceMax", "Sub", "Exp", "WholeReduceSum", "Div", "Ln", "Muls"}, loc);
   const T* s = src.GetPhyAddr();
-  const uint32_t statK = 32 / sizeof(T);
   std::vector<float> out(uint64_t{sh.m} * sh.k), e(sh.k), rowMax(sh.m), rowSum(sh.m);
   for (uint32_t r = 0; r < sh.m; ++r) {
     const uint64_t base = uint64_t{r} * sh.k;
-    float mx = ld(s, base);
-    for (uint32_t j = 1; j < sh.oriK; ++j) mx = std::max(mx, ld(s, base + j));
-    for (uint32_t j = 0; j < sh.k; ++j) e[j] = std::exp(ld(s, base + j) - mx);
-    const float total = treeSum(e.data(), sh.oriK);
-    for (uint32_t j = 0; j < sh.k; ++j) out[base + j] = std::log(e[j] / total) * kLog10E;
-    rowMax[r] = mx;
-    rowSum[r] = total;
+    std::tie(rowMax[r], rowSum[r]) = rowMaxExpSum(s, base, sh, sh.k, e);
+    for (uint32_t j = 0; j < sh.k; ++j) out[base + j] = std::log(e[j] / rowSum[r]) * kLog10E;
   }
   T* d = dst.GetPhyAddr();
   for (uint64_t i = 0; i < out.size(); ++i) st(d, i, out[i]);
-  T* ps = sum.GetPhyAddr();
-  T* pm = max.GetPhyAddr();
-  for (uint32_t r = 0; r < sh.m; ++r) {
-    for (uint32_t j = 0; j < statK; ++j) {
-      st(ps, uint64_t{r} * statK + j, rowSum[r]);
-      st(pm, uint64_t{r} * statK + j, rowMax[r]);
-    }
-  }
+  storeRowStats(sum.GetPhyAddr(), max.GetPhyAddr(), rowSum, rowMax);
 }
 
 }  // namespace tcemu::hl

@@ -7,23 +7,17 @@
 #include <cstring>
 
 #pragma pack(push, 8)
+// SoftMax and LogSoftMax share one tiling layout (the same fields in CANN): the list, once, for the kernel structs
+// here and the host structs of tiling/hl_tiling.h.
+#define TCEMU_SOFTMAX_TILING_FIELDS(F)                                                                         \
+  F(uint32_t, srcM) F(uint32_t, srcK) F(uint32_t, srcSize) F(uint32_t, outMaxM) F(uint32_t, outMaxK)           \
+  F(uint32_t, outMaxSize) F(uint32_t, splitM) F(uint32_t, splitK) F(uint32_t, splitSize) F(uint32_t, reduceM)  \
+  F(uint32_t, reduceK) F(uint32_t, reduceSize) F(uint32_t, rangeM) F(uint32_t, tailM) F(uint32_t, tailSplitSize) \
+  F(uint32_t, tailReduceSize)
+#define TCEMU_KERNEL_TILING_MEMBER(type, name) type name = 0;
+
 struct SoftMaxTiling {
-  uint32_t srcM = 0;
-  uint32_t srcK = 0;
-  uint32_t srcSize = 0;
-  uint32_t outMaxM = 0;
-  uint32_t outMaxK = 0;
-  uint32_t outMaxSize = 0;
-  uint32_t splitM = 0;
-  uint32_t splitK = 0;
-  uint32_t splitSize = 0;
-  uint32_t reduceM = 0;
-  uint32_t reduceK = 0;
-  uint32_t reduceSize = 0;
-  uint32_t rangeM = 0;
-  uint32_t tailM = 0;
-  uint32_t tailSplitSize = 0;
-  uint32_t tailReduceSize = 0;
+  TCEMU_SOFTMAX_TILING_FIELDS(TCEMU_KERNEL_TILING_MEMBER)
 };
 
 struct TCubeTiling {
@@ -164,21 +158,6 @@ struct PadTiling {
 
 // The same fields as SoftMaxTiling (CANN declares it separately).
 struct LogSoftMaxTiling {
-  uint32_t srcM = 0;
-  uint32_t srcK = 0;
-  uint32_t srcSize = 0;
-  uint32_t outMaxM = 0;
-  uint32_t outMaxK = 0;
-  uint32_t outMaxSize = 0;
-  uint32_t splitM = 0;
-  uint32_t splitK = 0;
-  uint32_t splitSize = 0;
-  uint32_t reduceM = 0;
-  uint32_t reduceK = 0;
-  uint32_t reduceSize = 0;
-  uint32_t rangeM = 0;
-  uint32_t tailM = 0;
-  uint32_t tailSplitSize = 0;
-  uint32_t tailReduceSize = 0;
+  TCEMU_SOFTMAX_TILING_FIELDS(TCEMU_KERNEL_TILING_MEMBER)
 };
 #pragma pack(pop)

@@ -61,22 +61,7 @@ namespace optiling {
 
 struct SoftMaxTiling : ::SoftMaxTiling {
   TCEMU_TILING_COMMON(SoftMaxTiling)
-  TCEMU_TILING_FIELD(uint32_t, srcM)
-  TCEMU_TILING_FIELD(uint32_t, srcK)
-  TCEMU_TILING_FIELD(uint32_t, srcSize)
-  TCEMU_TILING_FIELD(uint32_t, outMaxM)
-  TCEMU_TILING_FIELD(uint32_t, outMaxK)
-  TCEMU_TILING_FIELD(uint32_t, outMaxSize)
-  TCEMU_TILING_FIELD(uint32_t, splitM)
-  TCEMU_TILING_FIELD(uint32_t, splitK)
-  TCEMU_TILING_FIELD(uint32_t, splitSize)
-  TCEMU_TILING_FIELD(uint32_t, reduceM)
-  TCEMU_TILING_FIELD(uint32_t, reduceK)
-  TCEMU_TILING_FIELD(uint32_t, reduceSize)
-  TCEMU_TILING_FIELD(uint32_t, rangeM)
-  TCEMU_TILING_FIELD(uint32_t, tailM)
-  TCEMU_TILING_FIELD(uint32_t, tailSplitSize)
-  TCEMU_TILING_FIELD(uint32_t, tailReduceSize)
+  TCEMU_SOFTMAX_TILING_FIELDS(TCEMU_TILING_FIELD)
 };
 
 struct LayerNormTiling : ::LayerNormTiling {
