@@ -170,8 +170,8 @@ done
 for i in $(seq 0 $((shards - 1))); do
   [ -s "$work/sharded/shard-$i/results.jsonl" ] || fail "shard $i wrote no results ($(cat "$work/sharded/slurm/shard-$i.log" 2>&1))"
 done
-[ -f "$work/sharded/report.md" ] || fail "the merge job wrote no report ($(cat "$work/sharded/slurm/merge.log" 2>&1))"
-cmp "$work/local/report.md" "$work/sharded/report.md" ||
-  { diff "$work/local/report.md" "$work/sharded/report.md" | head -40; fail "the merged Markdown differs from the local run's"; }
+[ -f "$work/sharded/summary.md" ] || fail "the merge job wrote no report ($(cat "$work/sharded/slurm/merge.log" 2>&1))"
+cmp "$work/local/summary.md" "$work/sharded/summary.md" ||
+  { diff "$work/local/summary.md" "$work/sharded/summary.md" | head -40; fail "the merged Markdown differs from the local run's"; }
 cmp "$work/local/report.html" "$work/sharded/report.html" || fail "the merged HTML differs from the local run's"
 echo "PASS: $shards shards on Slurm merged into the local run's report"
