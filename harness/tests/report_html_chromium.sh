@@ -19,16 +19,27 @@ if grep -Eiq '<(script|img|iframe)[^>]*src=|<link[^>]*href=' "$work/report.html"
 fi
 
 # As root Chromium needs --no-sandbox; a private profile keeps it from touching $HOME.
-timeout 90 chromium --headless --disable-gpu --no-sandbox --disable-dev-shm-usage --no-first-run \
-  --user-data-dir="$work/profile" --virtual-time-budget=10000 --dump-dom "file://$work/report.html" \
-  >"$work/dom.html" 2>"$work/chromium.log" || { cat "$work/chromium.log"; fail "chromium failed"; }
+# Prints the page's <html> start tag once its scripts have run.
+render() {
+  timeout 90 chromium --headless --disable-gpu --no-sandbox --disable-dev-shm-usage --no-first-run \
+    --user-data-dir="$work/profile" --virtual-time-budget=10000 --dump-dom "file://$1" \
+    >"$work/dom.html" 2>"$work/chromium.log" || { cat "$work/chromium.log"; fail "chromium failed on $1"; }
+  grep -o '<html[^>]*>' "$work/dom.html" | head -1
+}
+mark() { printf '%s' "$1" | sed -n "s/.*data-charts-$2=\"\([0-9]*\)\".*/\1/p"; }
 
-grep -o '<html[^>]*>' "$work/dom.html" | head -1 >"$work/root.txt"
-root=$(cat "$work/root.txt")
-echo "root element: $root"
+# The check itself must fail on a page whose charts did not draw: here, without the chart library.
+"$sample" "$work/broken.html" --without-chart-library || fail "report_sample_html could not write the broken report"
+root=$(render "$work/broken.html")
+echo "without Chart.js: $root"
+[ "$(mark "$root" drawn)" = 0 ] || fail "the check counts charts as drawn without the chart library: $root"
+case $root in *data-charts-error*) ;; *) fail "the page did not report the missing library: $root" ;; esac
+
+root=$(render "$work/report.html")
+echo "report: $root"
 case $root in *data-charts-error*) fail "a chart threw: $root" ;; esac
-expected=$(sed -n 's/.*data-charts-expected="\([0-9]*\)".*/\1/p' "$work/root.txt")
-drawn=$(sed -n 's/.*data-charts-drawn="\([0-9]*\)".*/\1/p' "$work/root.txt")
+expected=$(mark "$root" expected)
+drawn=$(mark "$root" drawn)
 [ -n "$expected" ] || fail "the page never marked its charts (did the script run?)"
 [ "$expected" -eq 4 ] || fail "expected 4 chart canvases, the page has $expected"
 [ "$drawn" = "$expected" ] || fail "only $drawn of $expected charts drew"
