@@ -19,7 +19,8 @@ std::string content(Record r) {
 }
 
 bool endsWith(const std::string& text, const std::string& suffix) {
-  return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return text.size() >= suffix.size() &&
+         text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 }  // namespace
@@ -47,7 +48,8 @@ std::optional<MergedRows> mergeShardResults(const std::vector<ShardResults>& sha
       std::string key = recordKey(*row);
       auto [it, inserted] = byKey.try_emplace(key, Seen{*row, where});
       if (!inserted && content(it->second.row) != content(*row)) {
-        *error = fmt::format("duplicate record '{}' with different content: {} and {}", key, it->second.where, where);
+        *error = fmt::format("duplicate record '{}' with different content: {} and {}", key, it->second.where,
+                             where);
         return std::nullopt;
       }
     }

@@ -1,6 +1,6 @@
-// `tilecraft bench merge SHARD... --out DIR`: the rows of several shard runs (or of any runs of disjoint work) as
-// one run. Scoring the merged rows with summarize() gives the Summary, and so the reports, a single run gives:
-// metrics are a pure function of the rows, and reports sort rows by key.
+// `tilecraft bench merge SHARD... --out DIR`: the rows of several shard runs (or of any runs of disjoint
+// work) as one run. Scoring the merged rows with summarize() gives the Summary, and so the reports, a single
+// run gives: metrics are a pure function of the rows, and reports sort rows by key.
 #pragma once
 
 #include <optional>
@@ -23,8 +23,8 @@ struct ShardResults {
 };
 
 // Blank lines are ignored; a malformed line is skipped with a warning (a shard killed mid-write leaves half a
-// line). The same key twice with equal content (wall time aside) is kept once; with different content it is an
-// error, nullopt and `error`:
+// line). The same key twice with equal content (wall time aside) is kept once; with different content it is
+// an error, nullopt and `error`:
 //   "duplicate record 'task/case/sample' with different content: FILE:LINE and FILE:LINE"
 std::optional<MergedRows> mergeShardResults(const std::vector<ShardResults>& shards, std::string* error);
 

@@ -30,7 +30,9 @@ void StderrProgressOutput::write(std::string_view text) {
   std::fflush(stderr);
 }
 
-bool StderrProgressOutput::isTerminal() { return ::isatty(STDERR_FILENO) == 1; }
+bool StderrProgressOutput::isTerminal() {
+  return ::isatty(STDERR_FILENO) == 1;
+}
 
 int StderrProgressOutput::width() {
   winsize size{};
@@ -46,8 +48,13 @@ std::string formatDuration(double seconds) {
   return fmt::format("{}s", s);
 }
 
-Progress::Progress(int total, int alreadyDone, ProgressOptions options, ProgressOutput& out, ProgressClock& clock)
-    : total_(total), alreadyDone_(alreadyDone), options_(options), out_(out), clock_(clock),
+Progress::Progress(int total, int alreadyDone, ProgressOptions options, ProgressOutput& out,
+                   ProgressClock& clock)
+    : total_(total),
+      alreadyDone_(alreadyDone),
+      options_(options),
+      out_(out),
+      clock_(clock),
       start_(clock.nowSeconds()) {
   if (options_.terminal) out_.write("\r" + barLine());
 }
@@ -76,7 +83,7 @@ std::string Progress::rowLine(const Record& row) const {
   std::string line = fmt::format("[{}/{}] {} {}", alreadyDone_ + finished_, total_, recordKey(row), status);
   if (!row.correct && !row.message.empty()) line += ": " + report_detail::clip(row.message, kMessageChars);
   line += fmt::format(" ({})", row.wallSeconds < 10 ? fmt::format("{:.1f}s", row.wallSeconds)
-                                                     : formatDuration(row.wallSeconds));
+                                                    : formatDuration(row.wallSeconds));
   return line;
 }
 

@@ -1,6 +1,6 @@
-// What `tilecraft bench` shows while it works: on a terminal, one bar redrawn in place with done/total, the rate
-// and an ETA, failures printed above it as they happen; anywhere else (CI logs, Slurm output files) one plain
-// line per finished row. The clock and the output sit behind interfaces so tests drive them by hand.
+// What `tilecraft bench` shows while it works: on a terminal, one bar redrawn in place with done/total, the
+// rate and an ETA, failures printed above it as they happen; anywhere else (CI logs, Slurm output files) one
+// plain line per finished row. The clock and the output sit behind interfaces so tests drive them by hand.
 #pragma once
 
 #include <memory>
@@ -29,7 +29,8 @@ class ProgressOutput {
   virtual void write(std::string_view text) = 0;
 };
 
-// Writes to stderr, flushed; isTerminal() says whether stderr is a terminal and width() its columns (80 if unknown).
+// Writes to stderr, flushed; isTerminal() says whether stderr is a terminal and width() its columns (80 if
+// unknown).
 class StderrProgressOutput final : public ProgressOutput {
  public:
   void write(std::string_view text) override;

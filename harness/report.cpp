@@ -2,6 +2,7 @@
 #include "harness/report.h"
 
 #include <algorithm>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -16,7 +17,8 @@ void appendAligned(std::string& out, const Table& t) {
   std::vector<size_t> widths(t.header.size(), 0);
   for (size_t c = 0; c < t.header.size(); ++c) widths[c] = report_detail::displayWidth(t.header[c]);
   for (const auto& row : t.rows) {
-    for (size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], report_detail::displayWidth(row[c]));
+    for (size_t c = 0; c < row.size(); ++c)
+      widths[c] = std::max(widths[c], report_detail::displayWidth(row[c]));
   }
   auto line = [&](const std::vector<std::string>& cells) {
     std::string text = " ";
@@ -44,19 +46,15 @@ void appendAligned(std::string& out, const Table& t) {
 // GFM: a cell is one line; characters Markdown would read as markup are backslash-escaped, so a task called
 // "<script>" or "a|b" stays text.
 std::string markdownCell(const std::string& text) {
+  constexpr std::string_view kMarkup = "\\|`*[]<>&#";
   std::string out;
   for (char c : text) {
-    switch (c) {
-      case '\\': case '|': case '`': case '*': case '[': case ']': case '<': case '>': case '&': case '#':
-        out += '\\';
-        out += c;
-        break;
-      case '\n': case '\r': case '\t':
-        out += ' ';
-        break;
-      default:
-        out += c;
+    if (c == '\n' || c == '\r' || c == '\t') {
+      out += ' ';
+      continue;
     }
+    if (kMarkup.find(c) != std::string_view::npos) out += '\\';
+    out += c;
   }
   return out;
 }

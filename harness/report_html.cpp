@@ -1,8 +1,8 @@
-// The HTML report: one self-contained file (styles, data, the pinned Chart.js and the page's script all inline)
-// that works offline. Tables are rendered here, charts in the browser from a JSON island.
+// The HTML report: one self-contained file (styles, data, the pinned Chart.js and the page's script all
+// inline) that works offline. Tables are rendered here, charts in the browser from a JSON island.
 //
-// Everything from a task folder (names, categories, messages) is untrusted text: HTML text is entity-escaped and
-// the JSON island escapes '<', '>' and '&' so no value can close the <script> element it sits in.
+// Everything from a task folder (names, categories, messages) is untrusted text: HTML text is entity-escaped
+// and the JSON island escapes '<', '>' and '&' so no value can close the <script> element it sits in.
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -29,12 +29,23 @@ std::string htmlEscape(const std::string& text) {
   out.reserve(text.size());
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&#39;"; break;
-      default: out += c;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
@@ -48,17 +59,24 @@ std::string scriptJson(const nlohmann::json& j) {
   out.reserve(text.size());
   for (char c : text) {
     switch (c) {
-      case '<': out += "\\u003c"; break;
-      case '>': out += "\\u003e"; break;
-      case '&': out += "\\u0026"; break;
-      default: out += c;
+      case '<':
+        out += "\\u003c";
+        break;
+      case '>':
+        out += "\\u003e";
+        break;
+      case '&':
+        out += "\\u0026";
+        break;
+      default:
+        out += c;
     }
   }
   return out;
 }
 
-// A script body may not contain "</script" in any case: the pinned bundle holds none, and one it gained would be
-// in a string or regex, where "<\/" means the same.
+// A script body may not contain "</script" in any case: the pinned bundle holds none, and one it gained would
+// be in a string or regex, where "<\/" means the same.
 std::string inlineScript(std::string_view source) {
   std::string out(source);
   for (size_t at = 0; (at = out.find("</", at)) != std::string::npos; at += 2) {
@@ -69,7 +87,9 @@ std::string inlineScript(std::string_view source) {
   return out;
 }
 
-nlohmann::json figure(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(0); }
+nlohmann::json figure(double v) {
+  return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(0);
+}
 
 std::vector<std::string> orderedPipes(const std::vector<Record>& rows) {
   std::set<std::string> seen;
@@ -148,9 +168,11 @@ void appendRows(std::string& out, const std::vector<Record>& rows) {
     out += "<p class=\"none\">(none)</p></section>\n";
     return;
   }
-  out += "<table><thead><tr><th>task</th><th>case</th><th class=\"num\">sample</th><th>solution</th><th>result</th>"
-         "<th class=\"num\">sim us</th><th class=\"num\">eager us</th><th class=\"num\">limit us</th>"
-         "<th class=\"num\">speedup</th><th>bottleneck</th><th>message</th></tr></thead><tbody>\n";
+  out +=
+      "<table><thead><tr><th>task</th><th>case</th><th "
+      "class=\"num\">sample</th><th>solution</th><th>result</th>"
+      "<th class=\"num\">sim us</th><th class=\"num\">eager us</th><th class=\"num\">limit us</th>"
+      "<th class=\"num\">speedup</th><th>bottleneck</th><th>message</th></tr></thead><tbody>\n";
   for (const Record& r : rows) {
     std::string result = r.correct ? "pass" : failureName(r.failure);
     double speedup = r.correct && r.simUs > 0 && r.eagerUs > 0 ? r.eagerUs / r.simUs : 0;
@@ -162,8 +184,8 @@ void appendRows(std::string& out, const std::vector<Record>& rows) {
         "<td>{}</td><td>{}</td></tr>\n",
         r.correct ? "pass" : "fail", htmlEscape(r.task), htmlEscape(r.caseId), r.sample, htmlEscape(solution),
         htmlEscape(result), report_detail::formatMicros(r.simUs), report_detail::formatMicros(r.eagerUs),
-        report_detail::formatMicros(r.limitUs), report_detail::formatSpeedup(speedup), htmlEscape(r.bottleneck),
-        htmlEscape(r.message));
+        report_detail::formatMicros(r.limitUs), report_detail::formatSpeedup(speedup),
+        htmlEscape(r.bottleneck), htmlEscape(r.message));
   }
   out += "</tbody></table></section>\n";
 }
@@ -184,8 +206,8 @@ tr.fail td { color: #9b1c1c; }
 footer { color: #5a6478; margin-top: 32px; font-size: 12px; }
 )css";
 
-// Draws the four charts from the JSON island, then marks the document with how many canvases hold pixels, so a
-// headless browser can tell that every chart drew (data-charts-drawn = data-charts-expected).
+// Draws the four charts from the JSON island, then marks the document with how many canvases hold pixels, so
+// a headless browser can tell that every chart drew (data-charts-drawn = data-charts-expected).
 constexpr const char* kScript = R"js(
 (function () {
   const root = document.documentElement;
@@ -268,13 +290,16 @@ std::string renderHtml(const Summary& s, const ReportInfo& info) {
       {"chart-pipes", "Busy time per pipe (slowest core, mean over the task's rows with a timeline)"},
   };
   for (const auto& [id, caption] : charts) {
-    out += fmt::format("<h2>{}</h2>\n<div class=\"chart\"><canvas id=\"{}\" role=\"img\" aria-label=\"{}\"></canvas></div>\n",
-                       caption, id, caption);
+    out += fmt::format(
+        "<h2>{}</h2>\n<div class=\"chart\"><canvas id=\"{}\" role=\"img\" "
+        "aria-label=\"{}\"></canvas></div>\n",
+        caption, id, caption);
   }
   out += "</section>\n";
   for (size_t i = 3; i < tables.size(); ++i) appendTable(out, tables[i], tableIds[i]);
   appendRows(out, s.rows);
-  out += fmt::format("<footer>Charts: Chart.js {} (MIT), inlined.</footer>\n", htmlEscape(std::string(chartJsVersion())));
+  out += fmt::format("<footer>Charts: Chart.js {} (MIT), inlined.</footer>\n",
+                     htmlEscape(std::string(chartJsVersion())));
   out += "<script type=\"application/json\" id=\"report-data\">" + scriptJson(chartData(s)) + "</script>\n";
   out += "<script>\n" + inlineScript(chartJsSource()) + "\n</script>\n";
   out += std::string("<script>") + kScript + "</script>\n</body>\n</html>\n";

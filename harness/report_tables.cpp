@@ -42,8 +42,8 @@ Table scoresTable(std::string title, const std::vector<int>& ks) {
 }
 
 std::vector<std::string> scoresRow(std::string scope, const Scores& s, const std::vector<int>& ks) {
-  std::vector<std::string> row = {std::move(scope), std::to_string(s.tasks), std::to_string(s.cases),
-                                  std::to_string(s.samples), formatRate(s.compAt1), formatRate(s.passAt1)};
+  std::vector<std::string> row = {std::move(scope),          std::to_string(s.tasks), std::to_string(s.cases),
+                                  std::to_string(s.samples), formatRate(s.compAt1),   formatRate(s.passAt1)};
   for (int k : ks) {
     auto it = s.passAtK.find(k);
     row.push_back(it == s.passAtK.end() ? "-" : formatRate(it->second));
@@ -60,11 +60,13 @@ std::vector<std::string> scoresRow(std::string scope, const Scores& s, const std
 Table tasksTable(const Summary& s) {
   Table t;
   t.title = "Tasks";
-  t.header = {"task", "level", "category", "cases", "compiled", "correct", "speedup", "limit score", "first failure"};
+  t.header = {"task",    "level",   "category",    "cases",        "compiled",
+              "correct", "speedup", "limit score", "first failure"};
   t.numeric = {false, true, false, true, true, true, true, true, false};
   for (const TaskScore& task : s.tasks) {
-    t.rows.push_back({clip(task.task, kMessageChars), std::to_string(task.level), clip(task.category, kMessageChars),
-                      std::to_string(task.cases), std::to_string(task.compiled), std::to_string(task.correct),
+    t.rows.push_back({clip(task.task, kMessageChars), std::to_string(task.level),
+                      clip(task.category, kMessageChars), std::to_string(task.cases),
+                      std::to_string(task.compiled), std::to_string(task.correct),
                       formatSpeedup(task.geomeanSpeedup), formatScore(task.limitScore),
                       task.firstFailure.empty() ? "-" : clip(task.firstFailure, kMessageChars)});
   }
@@ -95,7 +97,8 @@ std::vector<std::pair<std::string, int>> orderedFailures(const std::map<std::str
     if (it != failures.end() && it->second > 0) ordered.emplace_back(name, it->second);
   }
   for (const auto& [name, count] : failures) {
-    if (!known.count(name) && name != failureName(Failure::None) && count > 0) ordered.emplace_back(name, count);
+    if (!known.count(name) && name != failureName(Failure::None) && count > 0)
+      ordered.emplace_back(name, count);
   }
   return ordered;
 }
@@ -107,11 +110,13 @@ std::vector<Table> reportTables(const Summary& s) {
   overall.rows.push_back(scoresRow("all", s.overall, ks));
   tables.push_back(std::move(overall));
   Table levels = scoresTable("By level", ks);
-  for (const auto& [level, scores] : s.byLevel) levels.rows.push_back(scoresRow(fmt::format("level {}", level), scores, ks));
+  for (const auto& [level, scores] : s.byLevel)
+    levels.rows.push_back(scoresRow(fmt::format("level {}", level), scores, ks));
   tables.push_back(std::move(levels));
   Table categories = scoresTable("By category", ks);
   for (const auto& [category, scores] : s.byCategory) {
-    categories.rows.push_back(scoresRow(clip(category.empty() ? "(none)" : category, kMessageChars), scores, ks));
+    categories.rows.push_back(
+        scoresRow(clip(category.empty() ? "(none)" : category, kMessageChars), scores, ks));
   }
   tables.push_back(std::move(categories));
   tables.push_back(tasksTable(s));
@@ -153,7 +158,11 @@ std::string clip(const std::string& text, size_t maxChars) {
   size_t chars = 0;
   for (size_t i = 0; i < text.size();) {
     auto lead = static_cast<unsigned char>(text[i]);
-    size_t len = lead < 0x80 ? 1 : (lead >> 5) == 0x6 ? 2 : (lead >> 4) == 0xE ? 3 : (lead >> 3) == 0x1E ? 4 : 1;
+    size_t len = lead < 0x80           ? 1
+                 : (lead >> 5) == 0x6  ? 2
+                 : (lead >> 4) == 0xE  ? 3
+                 : (lead >> 3) == 0x1E ? 4
+                                       : 1;
     if (i + len > text.size()) len = text.size() - i;
     if (chars == maxChars) {
       out += "...";

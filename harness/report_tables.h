@@ -1,5 +1,5 @@
-// The tables every report shows, built once from a Summary so the terminal table, the Markdown summary and the
-// HTML report cannot disagree on a figure. Internal to the harness's report renderers.
+// The tables every report shows, built once from a Summary so the terminal table, the Markdown summary and
+// the HTML report cannot disagree on a figure. Internal to the harness's report renderers.
 #pragma once
 
 #include <map>

@@ -1,10 +1,11 @@
-// `--shard i/N`: a deterministic share of a run's (task, case, sample) work, so N machines (a Slurm array job)
-// each evaluate one share and `bench merge` puts the rows back together.
+// `--shard i/N`: a deterministic share of a run's (task, case, sample) work, so N machines (a Slurm array
+// job) each evaluate one share and `bench merge` puts the rows back together.
 //
-// The rule: the work items' keys ("task/case/sample", recordKey) are sorted bytewise and cut into N contiguous
-// blocks whose sizes differ by at most one; shard i (0-based) takes block i. Every item is in exactly one shard,
-// whatever order the caller lists them in. Contiguous blocks keep a task's cases together (a key's task is its
-// prefix), so each solution is built in one shard, or two where a block boundary falls inside the task.
+// The rule: the work items' keys ("task/case/sample", recordKey) are sorted bytewise and cut into N
+// contiguous blocks whose sizes differ by at most one; shard i (0-based) takes block i. Every item is in
+// exactly one shard, whatever order the caller lists them in. Contiguous blocks keep a task's cases together
+// (a key's task is its prefix), so each solution is built in one shard, or two where a block boundary falls
+// inside the task.
 #pragma once
 
 #include <cstddef>

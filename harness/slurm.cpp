@@ -10,10 +10,13 @@
 namespace tilecraft::harness {
 namespace {
 
-constexpr const char* kOptionTaken = "--slurm: sbatch option '{}' is set by tilecraft (one array task per shard, "
-                                     "the merge after them)";
+constexpr const char* kOptionTaken =
+    "--slurm: sbatch option '{}' is set by tilecraft (one array task per shard, "
+    "the merge after them)";
 
-std::string shardDir(const SlurmJob& job, const std::string& index) { return job.outDir + "/shard-" + index; }
+std::string shardDir(const SlurmJob& job, const std::string& index) {
+  return job.outDir + "/shard-" + index;
+}
 
 // Slurm expands %-patterns in --output paths: a literal '%' in DIR is written "%%".
 std::string slurmPattern(const std::string& path) {
@@ -55,9 +58,10 @@ std::optional<std::string> submit(support::ProcessRunner& runner, const std::vec
   support::ProcessResult result = runner.run(spec);
   std::string firstErr = result.err.substr(0, result.err.find('\n'));
   if (result.exitCode != 0) {
-    std::string status = result.exitCode >= 0 ? std::to_string(result.exitCode)
-                                              : fmt::format("signal {}", result.termSignal);
-    *error = fmt::format("--slurm: sbatch failed (exit status {}) submitting the {}: {}", status, what, firstErr);
+    std::string status =
+        result.exitCode >= 0 ? std::to_string(result.exitCode) : fmt::format("signal {}", result.termSignal);
+    *error =
+        fmt::format("--slurm: sbatch failed (exit status {}) submitting the {}: {}", status, what, firstErr);
     return std::nullopt;
   }
   std::string id = result.out.substr(0, result.out.find_first_of(";\n"));
@@ -92,7 +96,8 @@ std::string slurmArrayScript(const SlurmJob& job) {
                          shellQuote(job.outDir + "/shard-"));
   return fmt::format(
       "#!/bin/sh\n"
-      "# tilecraft bench on Slurm: array task i evaluates shard i/{} into {}/shard-i (docs/bench-reports.md).\n"
+      "# tilecraft bench on Slurm: array task i evaluates shard i/{} into {}/shard-i "
+      "(docs/bench-reports.md).\n"
       "set -eu\n"
       "exec {}\n",
       job.shards, job.outDir, command);
@@ -129,7 +134,8 @@ std::vector<std::string> sbatchMergeCommand(const SlurmJob& job, const std::stri
   return argv;
 }
 
-std::optional<SlurmSubmission> submitSlurm(const SlurmJob& job, support::ProcessRunner& runner, std::string* error) {
+std::optional<SlurmSubmission> submitSlurm(const SlurmJob& job, support::ProcessRunner& runner,
+                                           std::string* error) {
   if (job.shards < 1) {
     *error = fmt::format("--slurm: the shard count must be at least 1, got {}", job.shards);
     return std::nullopt;
@@ -147,7 +153,8 @@ std::optional<SlurmSubmission> submitSlurm(const SlurmJob& job, support::Process
       !writeFile(submission.mergeScript, slurmMergeScript(job), error)) {
     return std::nullopt;
   }
-  std::optional<std::string> arrayId = submit(runner, sbatchArrayCommand(job, submission.arrayScript), "array job", error);
+  std::optional<std::string> arrayId =
+      submit(runner, sbatchArrayCommand(job, submission.arrayScript), "array job", error);
   if (!arrayId) return std::nullopt;
   submission.arrayJobId = *arrayId;
   std::optional<std::string> mergeId =

@@ -35,10 +35,10 @@ std::vector<std::string> keys(const MergedRows& merged) {
 
 TEST(Merge, RowsOfAllShardsSortedByKey) {
   std::string error;
-  std::optional<MergedRows> merged = mergeShardResults(
-      {{"s0/results.jsonl", jsonl({row("b", "0", 0, true), row("a", "1", 0, false)})},
-       {"s1/results.jsonl", jsonl({row("a", "0", 0, true)}) + "\n\n"}},
-      &error);
+  std::optional<MergedRows> merged =
+      mergeShardResults({{"s0/results.jsonl", jsonl({row("b", "0", 0, true), row("a", "1", 0, false)})},
+                         {"s1/results.jsonl", jsonl({row("a", "0", 0, true)}) + "\n\n"}},
+                        &error);
   ASSERT_TRUE(merged.has_value()) << error;
   EXPECT_EQ(keys(*merged), (std::vector<std::string>{"a/0/0", "a/1/0", "b/0/0"}));
   EXPECT_TRUE(merged->warnings.empty());
@@ -70,12 +70,13 @@ TEST(Merge, EqualDuplicatesAreKeptOnceWhateverTheirWallTime) {
 
 TEST(Merge, DuplicatesThatDisagreeAreAnError) {
   std::string error;
-  std::optional<MergedRows> merged = mergeShardResults(
-      {{"s0/results.jsonl", jsonl({row("b", "0", 0, true), row("a", "0", 0, true)})},
-       {"s1/results.jsonl", jsonl({row("a", "0", 0, false)})}},
-      &error);
+  std::optional<MergedRows> merged =
+      mergeShardResults({{"s0/results.jsonl", jsonl({row("b", "0", 0, true), row("a", "0", 0, true)})},
+                         {"s1/results.jsonl", jsonl({row("a", "0", 0, false)})}},
+                        &error);
   EXPECT_FALSE(merged.has_value());
-  EXPECT_EQ(error, "duplicate record 'a/0/0' with different content: s0/results.jsonl:2 and s1/results.jsonl:1");
+  EXPECT_EQ(error,
+            "duplicate record 'a/0/0' with different content: s0/results.jsonl:2 and s1/results.jsonl:1");
 }
 
 TEST(Merge, ReadsShardFoldersAndJsonlFiles) {

@@ -16,7 +16,9 @@ namespace {
 using testing::fixtureSummary;
 using testing::kHostileTask;
 
-ReportInfo info() { return {"tilecraft bench --smoke tasks/", "tasks/", "solutions/", "cann", "910b2"}; }
+ReportInfo info() {
+  return {"tilecraft bench --smoke tasks/", "tasks/", "solutions/", "cann", "910b2"};
+}
 
 std::vector<std::string> lines(const std::string& text) {
   std::vector<std::string> out;
@@ -47,9 +49,11 @@ TEST(ReportTable, OverallRowHasEveryFigure) {
   std::vector<std::string> overall = section(text, "Overall");
   ASSERT_EQ(overall.size(), 3u);
   EXPECT_EQ(overall[0],
-            "  scope  tasks  cases  samples  Comp@1  Pass@1  fast_0  fast_0.8  fast_1  fast_2  speedup  limit score");
+            "  scope  tasks  cases  samples  Comp@1  Pass@1  fast_0  fast_0.8  fast_1  fast_2  speedup  "
+            "limit score");
   EXPECT_EQ(overall[2],
-            "  all        3      5        5   66.7%   33.3%   60.0%     60.0%   40.0%    0.0%    1.14x        0.432");
+            "  all        3      5        5   66.7%   33.3%   60.0%     60.0%   40.0%    0.0%    1.14x       "
+            " 0.432");
 }
 
 TEST(ReportTable, ColumnsAlignInEveryTable) {
@@ -129,7 +133,9 @@ TEST(ReportMarkdown, PipesInNamesDoNotSplitCells) {
   s.tasks[0].task = "a|b";
   s.tasks[0].firstFailure = "line one\nline two";
   std::string md = renderMarkdown(s, info());
-  EXPECT_NE(md.find("| a\\|b | 1 | math | 2 | 2 | 2 | 1.73x | 0.610 | line one line two |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| a\\|b | 1 | math | 2 | 2 | 2 | 1.73x | 0.610 | line one line two |"),
+            std::string::npos)
+      << md;
 }
 
 TEST(ReportHtml, SelfContainedWithTheBundleInlined) {
@@ -150,7 +156,8 @@ TEST(ReportHtml, HostileNamesCannotCloseTheScriptOrMarkup) {
   // Three <script> elements (data, Chart.js, the page's): a name adds none and closes none.
   EXPECT_EQ(count(html, "<script"), 3u);
   EXPECT_EQ(count(html, "</script>"), 3u);
-  EXPECT_NE(html.find("<td>evil&lt;/script&gt;&lt;script&gt;document.title=&#39;pwned&#39;&lt;/script&gt;&quot;&#39;&amp;</td>"),
+  EXPECT_NE(html.find("<td>evil&lt;/script&gt;&lt;script&gt;document.title=&#39;pwned&#39;&lt;/"
+                      "script&gt;&quot;&#39;&amp;</td>"),
             std::string::npos);
   EXPECT_NE(html.find("\"name\":\"evil\\u003c/script\\u003e\\u003cscript\\u003edocument.title='pwned'"),
             std::string::npos);
@@ -160,8 +167,9 @@ TEST(ReportHtml, ChartDataFromTheSummary) {
   std::string html = renderHtml(fixtureSummary(), info());
   EXPECT_NE(html.find("{\"cases\":2,\"correct\":2,\"limitScore\":0.61,\"name\":\"add\",\"speedup\":1.7321}"),
             std::string::npos);
-  EXPECT_NE(html.find("\"failures\":[{\"name\":\"syntax\",\"rows\":1},{\"name\":\"numeric_mismatch\",\"rows\":1}]"),
-            std::string::npos);
+  EXPECT_NE(
+      html.find("\"failures\":[{\"name\":\"syntax\",\"rows\":1},{\"name\":\"numeric_mismatch\",\"rows\":1}]"),
+      std::string::npos);
   // Pipes in data-flow order; per task the mean over its rows with a timeline (add: sim 10 and 20 us).
   EXPECT_NE(html.find("\"pipeTasks\":[\"add\",\"softmax\"],\"pipes\":[{\"pipe\":\"MTE2\",\"us\":[12.0,36.0]},"
                       "{\"pipe\":\"V\",\"us\":[7.5,22.5]},{\"pipe\":\"MTE3\",\"us\":[3.0,9.0]},"

@@ -26,9 +26,10 @@ TEST(Shard, ParsesIndexAndCount) {
 }
 
 TEST(Shard, BadValuesHaveExactMessages) {
-  for (const char* text : {"", "3", "a/4", "1/", "/4", "-1/4", "1/-4", "+1/4", "1 /4", "1/4/2", "1/4x",
-                           "99999999999/4"}) {
-    EXPECT_EQ(parseError(text), std::string("--shard: expected i/N with 0 <= i < N (e.g. 0/4), got '") + text + "'");
+  for (const char* text :
+       {"", "3", "a/4", "1/", "/4", "-1/4", "1/-4", "+1/4", "1 /4", "1/4/2", "1/4x", "99999999999/4"}) {
+    EXPECT_EQ(parseError(text),
+              std::string("--shard: expected i/N with 0 <= i < N (e.g. 0/4), got '") + text + "'");
   }
   EXPECT_EQ(parseError("0/0"), "--shard: N must be at least 1, got '0/0'");
   EXPECT_EQ(parseError("4/4"), "--shard: i must be below N (0 to 3), got '4/4'");
@@ -39,7 +40,8 @@ std::vector<std::string> keys(int tasks, int cases, int samples) {
   std::vector<std::string> out;
   for (int t = 0; t < tasks; ++t) {
     for (int c = 0; c < cases; ++c) {
-      for (int s = 0; s < samples; ++s) out.push_back("task" + std::to_string(t) + "/" + std::to_string(c) + "/" + std::to_string(s));
+      for (int s = 0; s < samples; ++s)
+        out.push_back("task" + std::to_string(t) + "/" + std::to_string(c) + "/" + std::to_string(s));
     }
   }
   return out;

@@ -59,18 +59,20 @@ TEST_F(SlurmTest, SubmitsTheArrayThenTheMergeAfterIt) {
   std::vector<support::ProcessSpec> specs = runner.specs();
   ASSERT_EQ(specs.size(), 2u);
   std::string out = job_.outDir;
-  EXPECT_EQ(specs[0].argv, (std::vector<std::string>{"sbatch", "--parsable", "--job-name=tilecraft-bench",
-                                                      "--array=0-2", "--output=" + out + "/slurm/shard-%a.log",
-                                                      "--partition=cpu", "--time=1:00:00", out + "/slurm/array.sh"}));
-  EXPECT_EQ(specs[1].argv, (std::vector<std::string>{"sbatch", "--parsable", "--job-name=tilecraft-bench-merge",
-                                                      "--dependency=afterok:4242", "--output=" + out + "/slurm/merge.log",
-                                                      "--partition=cpu", "--time=1:00:00", out + "/slurm/merge.sh"}));
+  EXPECT_EQ(specs[0].argv,
+            (std::vector<std::string>{"sbatch", "--parsable", "--job-name=tilecraft-bench", "--array=0-2",
+                                      "--output=" + out + "/slurm/shard-%a.log", "--partition=cpu",
+                                      "--time=1:00:00", out + "/slurm/array.sh"}));
+  EXPECT_EQ(specs[1].argv,
+            (std::vector<std::string>{"sbatch", "--parsable", "--job-name=tilecraft-bench-merge",
+                                      "--dependency=afterok:4242", "--output=" + out + "/slurm/merge.log",
+                                      "--partition=cpu", "--time=1:00:00", out + "/slurm/merge.sh"}));
   EXPECT_EQ(read(sub->arrayScript), slurmArrayScript(job_));
   EXPECT_EQ(read(sub->mergeScript), slurmMergeScript(job_));
 }
 
-// The scripts run as Slurm would run them (sh, SLURM_ARRAY_TASK_ID set), with a stand-in tilecraft that prints
-// its arguments one per line: quoting must deliver every argument intact.
+// The scripts run as Slurm would run them (sh, SLURM_ARRAY_TASK_ID set), with a stand-in tilecraft that
+// prints its arguments one per line: quoting must deliver every argument intact.
 TEST_F(SlurmTest, ScriptsPassEveryArgumentIntact) {
   fs::path fake = dir_ / "fake tilecraft";
   std::ofstream(fake) << "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\n' \"$a\"; done\n";
@@ -125,8 +127,9 @@ TEST_F(SlurmTest, SbatchFailureStopsBeforeTheMerge) {
   runner.push(failed);
   std::string error;
   EXPECT_FALSE(submitSlurm(job_, runner, &error).has_value());
-  EXPECT_EQ(error, "--slurm: sbatch failed (exit status 1) submitting the array job: "
-                   "sbatch: error: invalid partition specified: cpu");
+  EXPECT_EQ(error,
+            "--slurm: sbatch failed (exit status 1) submitting the array job: "
+            "sbatch: error: invalid partition specified: cpu");
   EXPECT_EQ(runner.specs().size(), 1u);
 }
 

@@ -1,6 +1,6 @@
 // Writes the HTML report of the test fixture to OUT.html, for the headless-browser test
-// (harness/tests/report_html_chromium.sh). With --without-chart-library the inlined Chart.js is cut out, so the
-// test can show that its check fails on a page whose charts did not draw.
+// (harness/tests/report_html_chromium.sh). With --without-chart-library the inlined Chart.js is cut out, so
+// the test can show that its check fails on a page whose charts did not draw.
 #include <fstream>
 #include <iostream>
 #include <string>
@@ -14,7 +14,8 @@ int main(int argc, char** argv) {
     std::cerr << "usage: report_sample_html OUT.html [--without-chart-library]\n";
     return 2;
   }
-  tilecraft::harness::ReportInfo info{"tilecraft bench --smoke \"tasks\" <x>", "tasks", "solutions", "cann", "910b2"};
+  tilecraft::harness::ReportInfo info{"tilecraft bench --smoke \"tasks\" <x>", "tasks", "solutions", "cann",
+                                      "910b2"};
   std::string html = tilecraft::harness::renderHtml(tilecraft::harness::testing::fixtureSummary(), info);
   if (broken) {
     size_t begin = html.find("<script>\n/*!");

@@ -1,6 +1,6 @@
-// Submits a sharded bench through harness/slurm.h with the real sbatch, for tests/slurm/slurm_test.sh: it checks
-// that the generated array job, its logs and the dependent merge job behave on a real Slurm.
-// usage: slurm_submit_probe TILECRAFT OUTDIR SHARDS [BENCH ARGS...]   prints "ARRAY_JOB_ID MERGE_JOB_ID"
+// Submits a sharded bench through harness/slurm.h with the real sbatch, for tests/slurm/slurm_test.sh: it
+// checks that the generated array job, its logs and the dependent merge job behave on a real Slurm. usage:
+// slurm_submit_probe TILECRAFT OUTDIR SHARDS [BENCH ARGS...]   prints "ARRAY_JOB_ID MERGE_JOB_ID"
 #include <iostream>
 #include <string>
 
