@@ -3,10 +3,11 @@
 // plain line per finished row. The clock and the output sit behind interfaces so tests drive them by hand.
 #pragma once
 
-#include <memory>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "harness/record.h"
 
@@ -21,6 +22,16 @@ class ProgressClock {
 class SteadyProgressClock final : public ProgressClock {
  public:
   double nowSeconds() override;
+};
+
+// A clock given as a function, e.g. BenchEnv::clock.
+class FunctionProgressClock final : public ProgressClock {
+ public:
+  explicit FunctionProgressClock(std::function<double()> now) : now_(std::move(now)) {}
+  double nowSeconds() override { return now_(); }
+
+ private:
+  std::function<double()> now_;
 };
 
 class ProgressOutput {

@@ -85,6 +85,17 @@ TEST(Progress, NarrowTerminalKeepsTenCells) {
   EXPECT_EQ(progress.barLine(), "[..........] 0/3 0% ETA -");
 }
 
+TEST(Progress, FunctionClockDrivesTheEta) {
+  double now = 5;
+  FunctionProgressClock clock([&] { return now; });
+  CapturedOutput out;
+  Progress progress(4, 0, ProgressOptions{false, 80}, out, clock);
+  now = 7;
+  progress.finished(row("add", true, 1));
+  progress.done();
+  EXPECT_EQ(out.text, "[1/4] add/3/0 pass (1.0s)\ndone: 1 rows (1 this run, 0 failed) in 2s\n");
+}
+
 TEST(Progress, Durations) {
   EXPECT_EQ(formatDuration(0.4), "0s");
   EXPECT_EQ(formatDuration(59.6), "1m00s");
