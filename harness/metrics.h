@@ -21,10 +21,13 @@ double limitScore(double candUs, double baseUs, double limitUs);
 struct Scores {
   int tasks = 0, cases = 0, samples = 0;
   double compAt1 = 0, passAt1 = 0;           // over tasks: a task compiles / passes if all its cases do
-  std::map<int, double> passAtK;             // k -> Pass@k over tasks (k up to the samples per task)
-  std::map<std::string, double> fastP;       // "0", "0.8", "1", "2" -> fraction of cases correct and faster than p x eager
+  std::map<int, double> compAtK, passAtK;    // k -> Comp@k / Pass@k over tasks (k = 1, 5, 10, ... up to the samples)
+  // "0", "0.8", "1", "2" -> fraction of (task, sample) pairs correct on every case with a speedup over eager (the
+  // geometric mean over its cases of eager / simulated) above p; fast_0 is the correctness rate.
+  std::map<std::string, double> fastP;
   double geomeanSpeedup = 0;                 // over correct cases, eager / simulated
-  double limitScore = 0;                     // mean over cases (0 for an incorrect case)
+  double limitScore = 0;                     // mean over cases of limitScore() (0 for an incorrect case)
+  double cannScore = 0;                      // mean over tasks of CANN Bench's operator score (0..100, see cannOperatorScore)
   std::map<std::string, int> failures;       // failure name -> rows
 };
 
@@ -34,7 +37,8 @@ struct TaskScore {
   int cases = 0, compiled = 0, correct = 0;
   double geomeanSpeedup = 0;  // over its correct cases
   double limitScore = 0;
-  std::string firstFailure;   // the first failing row's message
+  double cannScore = 0;
+  std::string firstFailure;   // the first failing row's failure and message
 };
 
 struct Summary {
@@ -45,7 +49,12 @@ struct Summary {
   std::vector<Record> rows;      // sorted by recordKey
 };
 
-// Rows with failure GoldenError, NotEvaluable or NoSolution are reported, not scored.
+// CANN Bench's operator score over one sample's cases: 0 if any case failed to compile, else
+// 100 * (0.2 + mean over cases of correct_i * (0.3 + 0.5 * score_i)).
+double cannOperatorScore(const std::vector<const Record*>& cases);
+
+// Rows with failure GoldenError or NotEvaluable are reported, not scored: the harness, not the solution, could not
+// judge them. A task without a solution (NoSolution) scores as not compiled.
 Summary summarize(std::vector<Record> rows);
 
 }  // namespace tilecraft::harness

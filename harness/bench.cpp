@@ -1,0 +1,556 @@
+#include "harness/bench.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <mutex>
+#include <set>
+#include <sstream>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "codegen/driver.h"
+#include "harness/metrics.h"
+#include "harness/reference.h"
+#include "harness/report.h"
+#include "harness/solution.h"
+#include "harness/task.h"
+#include "interp/npy.h"
+#include "perf/arch.h"
+#include "perf/error.h"
+#include "perf/timeline.h"
+#include "perf/trace.h"
+
+namespace tilecraft::harness {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The second input seed of a case: far from the first so the two draws share nothing.
+constexpr uint64_t kSecondSeedOffset = 0x9E3779B97F4A7C15ull;
+
+std::string readText(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// Writes through a temporary file and a rename, so a reader never sees half a report.
+void writeAtomically(const fs::path& path, const std::string& text) {
+  fs::path tmp = path;
+  tmp += ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    out << text;
+    if (!out) throw std::runtime_error(fmt::format("cannot write {}", tmp.string()));
+  }
+  fs::rename(tmp, path);
+}
+
+std::string safeName(const std::string& s) {
+  std::string out;
+  for (char c : s) out += (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.') ? c : '_';
+  return out;
+}
+
+// Messages must not depend on where a run keeps its files (a Slurm shard and a local run compare equal).
+std::string withoutPrefix(std::string text, const std::string& prefix) {
+  for (size_t at = text.find(prefix); !prefix.empty() && at != std::string::npos; at = text.find(prefix, at)) {
+    text.erase(at, prefix.size());
+  }
+  return text;
+}
+
+std::string firstLine(const std::string& text) {
+  size_t end = text.find('\n');
+  std::string line = text.substr(0, end);
+  return line.size() > 400 ? line.substr(0, 400) + "..." : line;
+}
+
+// Appends rows to results.jsonl, one flushed line each: a kill -9 loses at most the line being written.
+class ResultLog {
+ public:
+  explicit ResultLog(const fs::path& path) : out_(path, std::ios::binary | std::ios::app) {
+    if (!out_) throw std::runtime_error(fmt::format("cannot open {} for appending", path.string()));
+  }
+  void append(const Record& r) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    out_ << recordToJson(r) << '\n';
+    out_.flush();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::ofstream out_;
+};
+
+// One solution kernel built for the emulator, shared by every case that binds to it.
+struct BuiltKernel {
+  bool compiled = false;
+  Failure failure = Failure::None;
+  std::string message;
+  std::string program;
+};
+
+class TaskRun {
+ public:
+  TaskRun(const BenchOptions& options, const BenchEnv& env, const perf::ArchSpec& arch, std::mutex& goldenMutex,
+          ResultLog& log, const std::set<std::string>& done)
+      : options_(options), env_(env), arch_(arch), goldenMutex_(goldenMutex), log_(log), done_(done) {}
+
+  // Evaluates `cases` of `task` for every sample; returns the rows written.
+  int run(const Task& task, const std::vector<const Case*>& cases, const std::vector<Solution>& solutions,
+          const std::set<std::pair<std::string, int>>& wanted) {
+    int rows = 0;
+    for (const Case* c : cases) {
+      std::vector<const Solution*> todo;
+      for (const Solution& s : solutions) {
+        Record key;
+        key.task = task.name;
+        key.caseId = c->id;
+        key.sample = s.sample;
+        if (wanted.count({c->id, s.sample}) && !done_.count(recordKey(key))) todo.push_back(&s);
+      }
+      if (todo.empty()) continue;
+      rows += runCase(task, *c, todo);
+    }
+    return rows;
+  }
+
+ private:
+  double now() const {
+    if (env_.clock) return env_.clock();
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  }
+
+  Record baseRecord(const Task& task, const Case& c, const Solution& s) const {
+    Record r;
+    r.task = task.name;
+    r.category = task.category;
+    r.level = task.level;
+    r.caseId = c.id;
+    r.sample = s.sample;
+    r.solutionKind = s.kind;
+    r.rule = ruleName(options_.rule);
+    return r;
+  }
+
+  // Inputs of one seed: the task's inputs.py when it has one, else generated here.
+  bool makeInputs(const Task& task, const Case& c, uint64_t seed, std::vector<NamedTensor>* inputs,
+                  std::string* error) {
+    if (!task.hasInputsPy) {
+      *inputs = generateInputs(task, c, seed);
+      return true;
+    }
+    std::lock_guard<std::mutex> lock(goldenMutex_);
+    GoldenResult made = env_.golden->makeInputs(task, c, seed);
+    if (!made.ok) {
+      *error = fmt::format("inputs.py failed: {}", made.error);
+      return false;
+    }
+    *inputs = std::move(made.outputs);
+    return true;
+  }
+
+  int runCase(const Task& task, const Case& c, const std::vector<const Solution*>& solutions) {
+    double start = now();
+    uint64_t seeds[2] = {options_.seed, options_.seed + kSecondSeedOffset};
+    std::vector<NamedTensor> inputs[2];
+    GoldenResult golden[2];
+    std::string error;
+    for (int s = 0; s < 2 && error.empty(); ++s) {
+      if (!makeInputs(task, c, seeds[s], &inputs[s], &error)) break;
+      std::lock_guard<std::mutex> lock(goldenMutex_);
+      golden[s] = env_.golden->run(task, c, inputs[s]);
+      if (!golden[s].ok) error = fmt::format("golden failed: {}", golden[s].error);
+    }
+    if (!error.empty()) {
+      for (const Solution* s : solutions) {
+        Record r = baseRecord(task, c, *s);
+        r.failure = Failure::GoldenError;
+        r.message = firstLine(error);
+        r.wallSeconds = now() - start;
+        log_.append(r);
+      }
+      return static_cast<int>(solutions.size());
+    }
+    ReferenceFigures ref = estimateReference(task, c, inputs[0], golden[0], arch_);
+    for (const Solution* s : solutions) {
+      double sampleStart = now();
+      Record r = baseRecord(task, c, *s);
+      evaluate(task, c, *s, inputs, golden, r);
+      if (ref.ok) {
+        r.limitUs = ref.limitUs;
+        r.eagerUs = ref.eagerUs;
+        r.eagerSource = ref.eagerSource;
+      }
+      r.wallSeconds = now() - sampleStart + (s == solutions.front() ? sampleStart - start : 0);
+      log_.append(r);
+    }
+    return static_cast<int>(solutions.size());
+  }
+
+  const BuiltKernel& build(const DslKernel& kernel, const fs::path& workDir) {
+    std::string key = kernel.file.string();
+    auto it = built_.find(key);
+    if (it != built_.end()) return it->second;
+    BuiltKernel& b = built_[key];
+    std::string code, name;
+    std::ostringstream diagnostics;
+    int status = codegen::compileToAscendC({kernel.file.string(), "text", {}}, code, name, diagnostics);
+    if (status != 0) {
+      b.failure = classifyCompileError(diagnostics.str());
+      b.message = firstLine(diagnostics.str());
+      return b;
+    }
+    fs::create_directories(workDir);
+    fs::path source = workDir / (safeName(kernel.file.stem().string()) + ".cpp");
+    writeAtomically(source, code);
+    runner::BuildRequest request;
+    request.source = source.string();
+    runner::BuildResult result = env_.service->build(request);
+    if (!result.ok) {
+      // The compiler accepted the program, so C++ that does not build is the compiler's bug, not the solution's.
+      b.failure = result.rejected ? Failure::SandboxViolation : Failure::Crash;
+      b.message = fmt::format("internal compiler error: the generated AscendC does not build: {}",
+                              firstLine(result.diagnostics));
+      return b;
+    }
+    b.compiled = true;
+    b.program = result.program;
+    return b;
+  }
+
+  void evaluate(const Task& task, const Case& c, const Solution& s, const std::vector<NamedTensor> (&inputs)[2],
+                const GoldenResult (&golden)[2], Record& r) {
+    std::vector<std::vector<int64_t>> inShapes, outShapes;
+    {
+      size_t next = 0;
+      for (const CaseTensor& t : c.inputs) {
+        if (!t.present) {
+          inShapes.push_back({});
+          continue;
+        }
+        inShapes.push_back(next < inputs[0].size() ? inputs[0][next].tensor.shape : t.shapes.front());
+        ++next;
+      }
+    }
+    for (const NamedTensor& o : golden[0].outputs) outShapes.push_back(o.tensor.shape);
+    CaseBinding binding = bindCase(s, task, c, inShapes, outShapes);
+    if (!binding.ok) {
+      r.failure = binding.failure;
+      r.message = firstLine(binding.message);
+      return;
+    }
+    r.instantiation = binding.kernel->file.filename().string();
+    fs::path taskWork = fs::path(options_.outDir) / "work" / safeName(task.name) / std::to_string(s.sample);
+    const BuiltKernel& kernel = build(*binding.kernel, taskWork);
+    if (!kernel.compiled) {
+      r.failure = kernel.failure;
+      r.message = kernel.message;
+      return;
+    }
+    r.compiled = true;
+    double worstMean = 0, worstMax = 0;
+    for (int seed = 0; seed < 2; ++seed) {
+      fs::path runDir = taskWork / fmt::format("case-{}-seed{}", safeName(c.id), seed);
+      fs::remove_all(runDir);
+      fs::create_directories(runDir / "in");
+      fs::create_directories(runDir / "out");
+      runner::RunRequest run;
+      run.program = kernel.program;
+      run.args = binding.args;
+      for (const NamedTensor& in : inputs[seed]) {
+        auto view = binding.views.find(in.name);
+        if (view == binding.views.end()) continue;  // an input the kernel does not take
+        interp::HostTensor t = in.tensor;
+        t.shape = view->second;
+        fs::path file = runDir / "in" / (safeName(in.name) + ".npy");
+        writeAtomically(file, interp::encodeNpy(t));
+        run.args.push_back("--in");
+        run.args.push_back(fmt::format("{}={}", in.name, file.string()));
+      }
+      run.args.push_back("--out-dir");
+      run.args.push_back((runDir / "out").string());
+      run.workDir = runDir.string();
+      run.trace = seed == 0;
+      run.limits.wallSeconds = options_.timeoutSeconds;
+      runner::RunResult result = env_.service->run(run);
+      if (result.status != runner::RunStatus::Passed) {
+        r.failure = runFailure(result);
+        r.message = withoutPrefix(firstLine(result.message.empty() ? result.err : result.message),
+                                  taskWork.string() + "/");
+        return;
+      }
+      for (const NamedTensor& want : golden[seed].outputs) {
+        fs::path file = runDir / "out" / (safeName(want.name) + ".npy");
+        std::string error;
+        std::optional<interp::HostTensor> got;
+        if (fs::exists(file)) got = interp::decodeNpy(readText(file), &error);
+        if (!got) {
+          r.failure = Failure::Signature;
+          r.message = fs::exists(file) ? fmt::format("output '{}': {}", want.name, error)
+                                       : fmt::format("the kernel wrote no output '{}'", want.name);
+          return;
+        }
+        if (got->numel() != want.tensor.numel() || got->dtype != want.tensor.dtype) {
+          r.failure = Failure::Signature;
+          r.message = fmt::format("output '{}' is {} but the golden is {}", want.name, interp::describe(*got),
+                                  interp::describe(want.tensor));
+          return;
+        }
+        got->shape = want.tensor.shape;
+        Comparison cmp = compareOutput(want.name, *got, want.tensor, options_.rule, task);
+        worstMean = std::max(worstMean, cmp.meanRelError);
+        worstMax = std::max(worstMax, cmp.maxRelError);
+        r.tau = cmp.tau;
+        r.meanRelError = worstMean;
+        r.maxRelError = worstMax;
+        if (!cmp.pass) {
+          r.failure = Failure::NumericMismatch;
+          r.message = fmt::format("seed {}: {}", seed + 1, cmp.message);
+          return;
+        }
+        if (std::optional<std::string> cheat = trivialOutput(want.name, *got, want.tensor, inputs[seed])) {
+          r.failure = Failure::AntiCheat;
+          r.message = fmt::format("seed {}: {}", seed + 1, *cheat);
+          return;
+        }
+      }
+      if (seed == 0) profile(result.tracePath, r);
+    }
+    r.correct = true;
+  }
+
+  static Failure runFailure(const runner::RunResult& result) {
+    switch (result.status) {
+      case runner::RunStatus::CheckFailed: return classifyCheckFailure(result.message);
+      case runner::RunStatus::TimedOut: return Failure::Timeout;
+      case runner::RunStatus::SandboxViolation:
+      case runner::RunStatus::ForgedVerdict: return Failure::SandboxViolation;
+      case runner::RunStatus::UsageError: return Failure::Signature;
+      default: return Failure::Crash;
+    }
+  }
+
+  // Simulated device time and per-pipe busy time of the slowest core, from the run's trace.
+  void profile(const std::string& tracePath, Record& r) {
+    if (tracePath.empty() || !fs::exists(tracePath)) return;
+    try {
+      perf::SimulationResult sim = perf::simulate(perf::loadTrace(tracePath), arch_);
+      double device = 0;
+      std::map<std::string, double> busy;
+      std::string bottleneck;
+      double slowest = -1;
+      for (const perf::LaunchProfile& l : sim.launches) {
+        device += l.deviceS;
+        if (l.cores.empty()) continue;
+        const perf::CoreProfile& core = l.cores[static_cast<size_t>(l.slowestCore)];
+        for (int p = 0; p < perf::kTracePipes; ++p) {
+          std::string name(perf::tracePipeName(static_cast<perf::TracePipe>(p)));
+          busy[name] += core.busy[static_cast<size_t>(p)] / l.clockHz * 1e6;
+        }
+        if (l.deviceS > slowest) {
+          slowest = l.deviceS;
+          bottleneck = l.bottleneck;
+        }
+      }
+      r.simUs = device * 1e6;
+      r.pipeBusyUs = busy;
+      r.bottleneck = bottleneck;
+    } catch (const perf::PerfError& e) {
+      r.message = fmt::format("no timing: {}", e.what());
+    }
+  }
+
+  const BenchOptions& options_;
+  const BenchEnv& env_;
+  const perf::ArchSpec& arch_;
+  std::mutex& goldenMutex_;
+  ResultLog& log_;
+  const std::set<std::string>& done_;
+  std::map<std::string, BuiltKernel> built_;
+};
+
+struct LoadedTask {
+  Task task;
+  std::vector<const Case*> cases;
+  std::vector<Solution> solutions;
+};
+
+}  // namespace
+
+std::vector<Record> readResults(const std::string& path, std::vector<std::string>* problems, bool* tornTail) {
+  std::vector<Record> rows;
+  if (tornTail) *tornTail = false;
+  std::string text = readText(path);
+  size_t pos = 0;
+  int line = 0;
+  while (pos < text.size()) {
+    size_t end = text.find('\n', pos);
+    bool complete = end != std::string::npos;
+    std::string content = text.substr(pos, complete ? end - pos : std::string::npos);
+    ++line;
+    pos = complete ? end + 1 : text.size();
+    if (content.empty()) continue;
+    std::string error;
+    std::optional<Record> r = parseRecord(content, &error);
+    if (r) {
+      rows.push_back(std::move(*r));
+    } else if (!complete) {
+      if (tornTail) *tornTail = true;
+      problems->push_back(fmt::format("{}:{}: the last line is incomplete (the run was interrupted): it is dropped "
+                                      "and its row evaluated again", path, line));
+    } else {
+      problems->push_back(fmt::format("{}:{}: {}; the line is skipped", path, line, error));
+    }
+  }
+  return rows;
+}
+
+void writeReports(const std::vector<Record>& rows, const std::string& outDir, const std::string& title,
+                  const BenchOptions& options, std::ostream& out) {
+  Summary summary = summarize(rows);
+  ReportInfo info;
+  info.title = title;
+  for (const std::string& s : options.suites) info.suite += (info.suite.empty() ? "" : " ") + s;
+  info.solutions = options.solutions;
+  info.rule = ruleName(options.rule);
+  info.arch = options.arch;
+  writeAtomically(fs::path(outDir) / "summary.md", renderMarkdown(summary, info));
+  writeAtomically(fs::path(outDir) / "report.html", renderHtml(summary, info));
+  out << renderTable(summary, info);
+}
+
+int runBench(const BenchOptions& options, const BenchEnv& env, std::ostream& out, std::ostream& err) {
+  if (options.suites.empty()) {
+    err << "error: no task folder given\n";
+    return 2;
+  }
+  for (const std::string& s : options.suites) {
+    if (!fs::is_directory(s)) {
+      err << fmt::format("error: task folder '{}' does not exist\n", s);
+      return 2;
+    }
+  }
+  if (!options.solutions.empty() && !fs::is_directory(options.solutions)) {
+    err << fmt::format("error: solutions folder '{}' does not exist\n", options.solutions);
+    return 2;
+  }
+  fs::path outDir = options.outDir;
+  fs::create_directories(outDir);
+  fs::path resultsPath = outDir / "results.jsonl";
+
+  std::vector<Record> previous;
+  if (fs::exists(resultsPath)) {
+    std::vector<std::string> problems;
+    bool torn = false;
+    previous = readResults(resultsPath.string(), &problems, &torn);
+    if (!options.resume) {
+      err << fmt::format("error: {} already holds {} results; pass --resume to continue that run, or choose another "
+                         "--out\n", resultsPath.string(), previous.size());
+      return 2;
+    }
+    for (const std::string& p : problems) err << "warning: " << p << '\n';
+    if (torn) {
+      // Drop the torn line so appended rows start on a line of their own.
+      std::string text = readText(resultsPath);
+      writeAtomically(resultsPath, text.substr(0, text.rfind('\n') + 1));
+    }
+  }
+  std::set<std::string> done;
+  for (const Record& r : previous) done.insert(recordKey(r));
+
+  perf::ArchSpec arch;
+  try {
+    arch = perf::loadArchByName(options.arch, perf::defaultArchDir());
+  } catch (const perf::PerfError& e) {
+    err << "error: " << e.what() << '\n';
+    return 2;
+  }
+
+  // Load every task, then pick this shard's share of the (task, case, sample) items.
+  std::vector<LoadedTask> tasks;
+  std::vector<Record> unloadable;
+  std::vector<fs::path> dirs;
+  for (const std::string& s : options.suites) {
+    for (const fs::path& d : findTaskDirs(s)) dirs.push_back(d);
+  }
+  for (const fs::path& dir : dirs) {
+    std::string name = dir.filename().string();
+    if (!options.only.empty() && std::find(options.only.begin(), options.only.end(), name) == options.only.end()) {
+      continue;
+    }
+    TaskLoad load = loadTask(dir);
+    for (const TaskError& e : load.errors) err << "warning: " << e.str() << '\n';
+    if (!load.task || load.task->cases.empty()) {
+      Record r;
+      r.task = name;
+      r.caseId = "-";
+      r.failure = Failure::NotEvaluable;
+      r.message = load.errors.empty() ? "the task has no cases" : firstLine(load.errors.front().str());
+      unloadable.push_back(r);
+      continue;
+    }
+    LoadedTask t;
+    t.task = std::move(*load.task);
+    for (const Case& c : t.task.cases) {
+      t.cases.push_back(&c);
+      if (options.smoke) break;
+    }
+    t.solutions = findSolutions(options.solutions.empty() ? fs::path("solutions") : fs::path(options.solutions),
+                                t.task.name);
+    tasks.push_back(std::move(t));
+  }
+  std::vector<WorkItem> items;
+  for (const LoadedTask& t : tasks) {
+    for (const Case* c : t.cases) {
+      for (const Solution& s : t.solutions) items.push_back({t.task.name, c->id, s.sample});
+    }
+  }
+  std::map<std::string, std::set<std::pair<std::string, int>>> wanted;
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (static_cast<int>(i % static_cast<size_t>(options.shardCount)) != options.shardIndex) continue;
+    wanted[items[i].task].insert({items[i].caseId, items[i].sample});
+  }
+
+  ResultLog log(resultsPath);
+  for (const Record& r : unloadable) {
+    if (!done.count(recordKey(r)) && options.shardIndex == 0) log.append(r);
+  }
+  std::mutex goldenMutex, errMutex;
+  std::atomic<size_t> next{0};
+  std::atomic<int> finished{0};
+  auto worker = [&] {
+    TaskRun runOne(options, env, arch, goldenMutex, log, done);
+    for (size_t i = next++; i < tasks.size(); i = next++) {
+      const LoadedTask& t = tasks[i];
+      if (!wanted.count(t.task.name)) continue;
+      int rows = runOne.run(t.task, t.cases, t.solutions, wanted[t.task.name]);
+      int n = ++finished;
+      if (!options.quiet) {
+        std::lock_guard<std::mutex> lock(errMutex);
+        err << fmt::format("[{}/{}] {}: {} rows\n", n, wanted.size(), t.task.name, rows);
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  int threads = std::max(1, std::min<int>(options.jobs, static_cast<int>(tasks.size())));
+  for (int i = 0; i < threads; ++i) pool.emplace_back(worker);
+  for (std::thread& t : pool) t.join();
+
+  std::vector<std::string> problems;
+  std::vector<Record> rows = readResults(resultsPath.string(), &problems);
+  for (const std::string& p : problems) err << "warning: " << p << '\n';
+  writeReports(rows, outDir.string(), "tilecraft bench", options, out);
+  return 0;
+}
+
+}  // namespace tilecraft::harness
