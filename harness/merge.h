@@ -1,0 +1,35 @@
+// `tilecraft bench merge SHARD... --out DIR`: the rows of several shard runs (or of any runs of disjoint
+// work) as one run. Scoring the merged rows with summarize() gives the Summary, and so the reports, a single
+// run gives: metrics are a pure function of the rows, and reports sort rows by key.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "harness/record.h"
+
+namespace tilecraft::harness {
+
+struct MergedRows {
+  std::vector<Record> rows;           // one per key, sorted by recordKey
+  std::vector<std::string> warnings;  // "FILE:LINE: skipped a malformed record: <why>", in file order
+};
+
+// One shard's results.jsonl: `name` is how messages show it (FILE), `text` its content.
+struct ShardResults {
+  std::string name;
+  std::string text;
+};
+
+// Blank lines are ignored; a malformed line is skipped with a warning (a shard killed mid-write leaves half a
+// line). The same key twice with equal content (wall time aside) is kept once; with different content it is
+// an error, nullopt and `error`:
+//   "duplicate record 'task/case/sample' with different content: FILE:LINE and FILE:LINE"
+std::optional<MergedRows> mergeShardResults(const std::vector<ShardResults>& shards, std::string* error);
+
+// Reads SHARD/results.jsonl for each shard folder, or SHARD itself when it names a .jsonl file, then merges.
+// A shard that cannot be read is an error: "cannot read SHARD/results.jsonl: <reason>".
+std::optional<MergedRows> mergeShards(const std::vector<std::string>& shards, std::string* error);
+
+}  // namespace tilecraft::harness

@@ -1,0 +1,100 @@
+#include "harness/merge.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace tilecraft::harness {
+namespace {
+
+Record row(const std::string& task, const std::string& caseId, int sample, bool correct) {
+  Record r;
+  r.task = task;
+  r.caseId = caseId;
+  r.sample = sample;
+  r.correct = correct;
+  r.compiled = true;
+  r.failure = correct ? Failure::None : Failure::Crash;
+  r.simUs = 12.5;
+  r.wallSeconds = 0.75;
+  return r;
+}
+
+std::string jsonl(const std::vector<Record>& rows) {
+  std::string text;
+  for (const Record& r : rows) text += recordToJson(r) + "\n";
+  return text;
+}
+
+std::vector<std::string> keys(const MergedRows& merged) {
+  std::vector<std::string> out;
+  for (const Record& r : merged.rows) out.push_back(recordKey(r));
+  return out;
+}
+
+TEST(Merge, RowsOfAllShardsSortedByKey) {
+  std::string error;
+  std::optional<MergedRows> merged =
+      mergeShardResults({{"s0/results.jsonl", jsonl({row("b", "0", 0, true), row("a", "1", 0, false)})},
+                         {"s1/results.jsonl", jsonl({row("a", "0", 0, true)}) + "\n\n"}},
+                        &error);
+  ASSERT_TRUE(merged.has_value()) << error;
+  EXPECT_EQ(keys(*merged), (std::vector<std::string>{"a/0/0", "a/1/0", "b/0/0"}));
+  EXPECT_TRUE(merged->warnings.empty());
+  EXPECT_EQ(merged->rows[1].failure, Failure::Crash);
+}
+
+TEST(Merge, MalformedLinesAreReportedWithFileAndLineAndSkipped) {
+  std::string good = recordToJson(row("a", "0", 0, true));
+  std::string text = good + "\n{\"task\": \"x\"}\n" + good.substr(0, 20);  // a shard killed mid-write
+  std::string error;
+  std::optional<MergedRows> merged = mergeShardResults({{"shard-1/results.jsonl", text}}, &error);
+  ASSERT_TRUE(merged.has_value()) << error;
+  EXPECT_EQ(keys(*merged), std::vector<std::string>{"a/0/0"});
+  ASSERT_EQ(merged->warnings.size(), 2u);
+  EXPECT_EQ(merged->warnings[0], "shard-1/results.jsonl:2: skipped a malformed record: missing 'case'");
+  EXPECT_EQ(merged->warnings[1].rfind("shard-1/results.jsonl:3: skipped a malformed record: ", 0), 0u)
+      << merged->warnings[1];
+}
+
+TEST(Merge, EqualDuplicatesAreKeptOnceWhateverTheirWallTime) {
+  Record again = row("a", "0", 0, true);
+  again.wallSeconds = 9;
+  std::string error;
+  std::optional<MergedRows> merged =
+      mergeShardResults({{"s0", jsonl({row("a", "0", 0, true)})}, {"s1", jsonl({again})}}, &error);
+  ASSERT_TRUE(merged.has_value()) << error;
+  EXPECT_EQ(merged->rows.size(), 1u);
+}
+
+TEST(Merge, DuplicatesThatDisagreeAreAnError) {
+  std::string error;
+  std::optional<MergedRows> merged =
+      mergeShardResults({{"s0/results.jsonl", jsonl({row("b", "0", 0, true), row("a", "0", 0, true)})},
+                         {"s1/results.jsonl", jsonl({row("a", "0", 0, false)})}},
+                        &error);
+  EXPECT_FALSE(merged.has_value());
+  EXPECT_EQ(error,
+            "duplicate record 'a/0/0' with different content: s0/results.jsonl:2 and s1/results.jsonl:1");
+}
+
+TEST(Merge, ReadsShardFoldersAndJsonlFiles) {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / ("tilecraft-merge-test-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir / "shard-0");
+  std::ofstream(dir / "shard-0" / "results.jsonl") << jsonl({row("a", "0", 0, true)});
+  std::ofstream(dir / "extra.jsonl") << jsonl({row("c", "0", 0, true)});
+  std::string error;
+  std::optional<MergedRows> merged =
+      mergeShards({(dir / "shard-0").string(), (dir / "extra.jsonl").string()}, &error);
+  ASSERT_TRUE(merged.has_value()) << error;
+  EXPECT_EQ(keys(*merged), (std::vector<std::string>{"a/0/0", "c/0/0"}));
+  EXPECT_FALSE(mergeShards({(dir / "shard-9").string()}, &error).has_value());
+  EXPECT_EQ(error, "cannot read " + (dir / "shard-9").string() + "/results.jsonl: No such file or directory");
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace tilecraft::harness
