@@ -11,6 +11,7 @@
 #include "cli/registry.h"
 #include "harness/bench.h"
 #include "harness/golden.h"
+#include "harness/shard.h"
 #include "runner/service.h"
 
 namespace tilecraft::cli {
@@ -33,27 +34,6 @@ std::string defaultCacheDir() {
   return ".tilecraft-cache";
 }
 
-// "i/N" with 0 <= i < N; the message says what was wrong with it.
-bool parseShard(const std::string& text, int* index, int* count, std::string* error) {
-  size_t slash = text.find('/');
-  char* end = nullptr;
-  if (slash == std::string::npos) {
-    *error = fmt::format("--shard takes i/N (e.g. --shard 0/4), got '{}'", text);
-    return false;
-  }
-  long i = std::strtol(text.c_str(), &end, 10);
-  bool iOk = end == text.c_str() + slash && slash > 0;
-  long n = std::strtol(text.c_str() + slash + 1, &end, 10);
-  bool nOk = *end == '\0' && slash + 1 < text.size();
-  if (!iOk || !nOk || n < 1 || i < 0 || i >= n || n > 100000) {
-    *error = fmt::format("--shard {}: needs 0 <= i < N <= 100000 (e.g. --shard 0/4)", text);
-    return false;
-  }
-  *index = static_cast<int>(i);
-  *count = static_cast<int>(n);
-  return true;
-}
-
 int runBenchCommand(BenchCommand& cmd) {
   harness::BenchOptions& o = cmd.options;
   std::optional<harness::Rule> rule = harness::ruleFromName(cmd.rule);
@@ -64,10 +44,13 @@ int runBenchCommand(BenchCommand& cmd) {
   o.rule = *rule;
   if (!cmd.shard.empty()) {
     std::string error;
-    if (!parseShard(cmd.shard, &o.shardIndex, &o.shardCount, &error)) {
+    std::optional<harness::Shard> shard = harness::parseShard(cmd.shard, &error);
+    if (!shard) {
       std::cerr << "error: " << error << '\n';
       return 2;
     }
+    o.shardIndex = shard->index;
+    o.shardCount = shard->count;
   }
   std::string why;
   std::optional<std::string> python = harness::findTorchPython(&why);

@@ -18,6 +18,7 @@
 #include "codegen/driver.h"
 #include "harness/metrics.h"
 #include "harness/reference.h"
+#include "harness/shard.h"
 #include "harness/report.h"
 #include "harness/solution.h"
 #include "harness/task.h"
@@ -142,20 +143,26 @@ class TaskRun {
     return r;
   }
 
-  // Inputs of one seed: the task's inputs.py when it has one, else generated here.
+  // Inputs of one seed: the task's inputs.py when it has one, else generated here; then golden.py's get_input
+  // hook (CANN Bench's), when it has one, shapes them for the golden and the kernel alike.
   bool makeInputs(const Task& task, const Case& c, uint64_t seed, std::vector<NamedTensor>* inputs,
                   std::string* error) {
-    if (!task.hasInputsPy) {
-      *inputs = generateInputs(task, c, seed);
+    std::lock_guard<std::mutex> lock(goldenMutex_);
+    if (task.hasInputsPy) {
+      GoldenResult made = env_.golden->makeInputs(task, c, seed);
+      if (!made.ok) {
+        *error = fmt::format("inputs.py failed: {}", made.error);
+        return false;
+      }
+      *inputs = std::move(made.outputs);
       return true;
     }
-    std::lock_guard<std::mutex> lock(goldenMutex_);
-    GoldenResult made = env_.golden->makeInputs(task, c, seed);
-    if (!made.ok) {
-      *error = fmt::format("inputs.py failed: {}", made.error);
+    GoldenResult prepared = env_.golden->prepareInputs(task, c, generateInputs(task, c, seed));
+    if (!prepared.ok) {
+      *error = fmt::format("golden.py's get_input failed: {}", prepared.error);
       return false;
     }
-    *inputs = std::move(made.outputs);
+    *inputs = std::move(prepared.outputs);
     return true;
   }
 
@@ -340,7 +347,8 @@ class TaskRun {
     }
   }
 
-  // Simulated device time and per-pipe busy time of the slowest core, from the run's trace.
+  // Simulated kernel time (the slowest core's device time plus the launch floor, what a profiler's task duration
+  // measures and what the eager model's kernels are priced as) and the slowest core's per-pipe busy time.
   void profile(const std::string& tracePath, Record& r) {
     if (tracePath.empty() || !fs::exists(tracePath)) return;
     try {
@@ -350,7 +358,7 @@ class TaskRun {
       std::string bottleneck;
       double slowest = -1;
       for (const perf::LaunchProfile& l : sim.launches) {
-        device += l.deviceS;
+        device += l.totalS;
         if (l.cores.empty()) continue;
         const perf::CoreProfile& core = l.cores[static_cast<size_t>(l.slowestCore)];
         for (int p = 0; p < perf::kTracePipes; ++p) {
@@ -515,9 +523,10 @@ int runBench(const BenchOptions& options, const BenchEnv& env, std::ostream& out
       for (const Solution& s : t.solutions) items.push_back({t.task.name, c->id, s.sample});
     }
   }
+  std::vector<std::string> keys;
+  for (const WorkItem& w : items) keys.push_back(fmt::format("{}/{}/{}", w.task, w.caseId, w.sample));
   std::map<std::string, std::set<std::pair<std::string, int>>> wanted;
-  for (size_t i = 0; i < items.size(); ++i) {
-    if (static_cast<int>(i % static_cast<size_t>(options.shardCount)) != options.shardIndex) continue;
+  for (size_t i : shardItems(keys, {options.shardIndex, options.shardCount})) {
     wanted[items[i].task].insert({items[i].caseId, items[i].sample});
   }
 
