@@ -37,8 +37,13 @@ TEST(CompareOutput, PassesWithinTauAndFailsBeyond) {
   EXPECT_FALSE(bad.pass);
   EXPECT_NEAR(bad.maxRelError, 0.125, 1e-6);  // CANN Bench divides by |golden| + 1e-7
   EXPECT_EQ(bad.message,
-            "y: mean rel error 0.0312 (limit 0.000122), max rel error 0.125 (limit 0.00122), 1 of 4 values wrong; "
-            "first: [2] 4.5 vs 4");
+            "y: mean rel error 0.0312 (limit 0.000122), max rel error 0.125 (limit 0.00122), 1 of 4 values over the "
+            "max; first: [2] 4.5 vs 4");
+  // Within the max everywhere, over the mean: the message points at the worst value.
+  Comparison mean = compareOutput("y", tensor(dsl::DType::F32, {1.0009, 2.001, 4.002, 8.004}), golden, Rule::Cann,
+                                  task);
+  EXPECT_FALSE(mean.pass);
+  EXPECT_EQ(mean.message.substr(mean.message.find("0 of 4")), "0 of 4 values over the max; worst: [0] 1.0009 vs 1");
 }
 
 TEST(CompareOutput, NanAndInfPositionsMustMatch) {
@@ -48,7 +53,7 @@ TEST(CompareOutput, NanAndInfPositionsMustMatch) {
   EXPECT_TRUE(compareOutput("y", tensor(dsl::DType::F16, {nan, inf, -inf, 1}), golden, Rule::Cann, task).pass);
   Comparison nanMoved = compareOutput("y", tensor(dsl::DType::F16, {0, inf, -inf, nan}), golden, Rule::Cann, task);
   EXPECT_FALSE(nanMoved.pass);
-  EXPECT_NE(nanMoved.message.find("2 of 4 values wrong"), std::string::npos) << nanMoved.message;
+  EXPECT_NE(nanMoved.message.find("2 of 4 values over the max"), std::string::npos) << nanMoved.message;
   EXPECT_FALSE(compareOutput("y", tensor(dsl::DType::F16, {nan, -inf, -inf, 1}), golden, Rule::Cann, task).pass);
   // Saturation: inf where the golden is 65504 compares as 65504.
   EXPECT_TRUE(compareOutput("y", tensor(dsl::DType::F16, {inf}), tensor(dsl::DType::F16, {65504}), Rule::Cann, task)
