@@ -263,11 +263,12 @@ std::string absolute(const std::string& path) {
 
 class SystemSandbox final : public Sandbox {
  public:
-  explicit SystemSandbox(SandboxMode mode) : mode_(mode) {}
+  SystemSandbox(SandboxMode mode, std::string bwrap) : mode_(mode), bwrap_(std::move(bwrap)) {}
   SandboxResult run(const SandboxSpec& spec) override;
 
  private:
   SandboxMode mode_;
+  std::string bwrap_;
 };
 
 SandboxResult SystemSandbox::run(const SandboxSpec& spec) {
@@ -278,6 +279,7 @@ SandboxResult SystemSandbox::run(const SandboxSpec& spec) {
   }
   const bool sandboxed = mode_ == SandboxMode::Bubblewrap;
   std::vector<std::string> argvStrings = sandboxed ? bubblewrapArgv(spec) : spec.argv;
+  if (sandboxed) argvStrings[0] = bwrap_;
   std::vector<std::string> envStrings;
   for (const auto& [name, value] : spec.env) envStrings.push_back(name + "=" + value);
   std::vector<char*> argv = cStrings(argvStrings);
@@ -430,9 +432,11 @@ SandboxResult SystemSandbox::run(const SandboxSpec& spec) {
   result.exitCode = WIFEXITED(waitStatus) ? WEXITSTATUS(waitStatus) : -1;
   result.started = true;
   if (sandboxed) {
-    // bubblewrap reports the program's death by signal N as exit status 128 + N, and says "child-pid" on its
-    // status descriptor once the sandbox is set up: without that, bubblewrap itself failed.
-    if (statusText.find("\"child-pid\"") == std::string::npos && !result.timedOut) {
+    // bubblewrap reports the program's death by signal N as exit status 128 + N. It failed itself when it never
+    // said "child-pid" on its status descriptor, or when setting up the child's mounts failed: status 1 and its
+    // own "bwrap: " message first (a program printing that and exiting 1 only turns its failure into this one).
+    bool setupFailed = result.exitCode == 1 && result.err.rfind("bwrap: ", 0) == 0;
+    if ((statusText.find("\"child-pid\"") == std::string::npos || setupFailed) && !result.timedOut) {
       result.started = false;
       std::string firstLine = result.err.substr(0, result.err.find('\n'));
       result.startError = sandboxUnavailableMessage(firstLine.empty() ? fmt::format("bwrap exited with status {}",
@@ -507,6 +511,10 @@ std::vector<std::string> bubblewrapArgv(const SandboxSpec& spec) {
 }
 
 std::string sandboxUnavailableMessage(const std::string& bwrapError) {
+  bool namespaces = bwrapError.find("namespace") != std::string::npos ||
+                    bwrapError.find("not permitted") != std::string::npos ||
+                    bwrapError.find("Permission denied") != std::string::npos;
+  if (!namespaces) return fmt::format("cannot start the sandbox: {}", bwrapError);
   return fmt::format(
       "cannot start the sandbox: {}; bubblewrap needs to create namespaces: enable unprivileged user namespaces "
       "(sysctl kernel.unprivileged_userns_clone=1 and user.max_user_namespaces > 0; in a container, allow "
@@ -515,6 +523,8 @@ std::string sandboxUnavailableMessage(const std::string& bwrapError) {
       bwrapError);
 }
 
-std::unique_ptr<Sandbox> makeSystemSandbox(SandboxMode mode) { return std::make_unique<SystemSandbox>(mode); }
+std::unique_ptr<Sandbox> makeSystemSandbox(SandboxMode mode, const std::string& bwrap) {
+  return std::make_unique<SystemSandbox>(mode, bwrap);
+}
 
 }  // namespace tilecraft::runner

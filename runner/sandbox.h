@@ -52,8 +52,9 @@ class Sandbox {
 
 enum class SandboxMode { Bubblewrap, None };
 
-// The real sandbox: bubblewrap, or (None) fork/exec with the same limits and no isolation.
-std::unique_ptr<Sandbox> makeSystemSandbox(SandboxMode mode);
+// The real sandbox: bubblewrap (the program `bwrap`, looked up in this process's PATH), or (None) fork/exec
+// with the same limits and no isolation.
+std::unique_ptr<Sandbox> makeSystemSandbox(SandboxMode mode, const std::string& bwrap = "bwrap");
 
 // The bubblewrap command line that runs spec.argv (without the program's own arguments' checks), for tests and
 // for --keep users who want to rerun a program by hand.
@@ -76,7 +77,7 @@ class CappedOutput {
   uint64_t dropped_ = 0;
 };
 
-// The message of a sandbox that cannot start (bubblewrap missing, or not allowed to create namespaces).
+// The message of a sandbox that bubblewrap could not set up: with how to enable namespaces when that is why.
 std::string sandboxUnavailableMessage(const std::string& bwrapError);
 
 }  // namespace tilecraft::runner

@@ -288,6 +288,16 @@ RunResult Service::run(const RunRequest& request) {
     result.message = fmt::format("no program '{}' to run", request.program);
     return result;
   }
+  if (!fs::is_directory(request.workDir, ec)) {
+    result.message = fmt::format("no work folder '{}'", request.workDir);
+    return result;
+  }
+  for (const std::string& path : request.readOnlyPaths) {
+    if (!fs::exists(path, ec)) {
+      result.message = fmt::format("no such file or folder '{}' to show the program", path);
+      return result;
+    }
+  }
   fs::path workDir = fs::absolute(request.workDir.empty() ? fs::path(".") : fs::path(request.workDir));
   fs::path program = fs::absolute(request.program);
   fs::path trace = workDir / "trace.jsonl";
