@@ -40,4 +40,21 @@ status=0
 "$tilecraft" run "$add" --shape N=16 --range 1,x 2> range.txt || true
 [ "$(head -1 range.txt)" = "--range: '1,x' is not LO,HI (two finite numbers, e.g. --range -2,2)" ] ||
   fail "bad --range: $(cat range.txt)"
+status=0
+"$tilecraft" run "$add" --shape N=16 --no-profile --in x 2> badin.txt || status=$?
+[ "$status" = 2 ] || fail "--in without =: exit status $status"
+[ "$(cat badin.txt)" = "error: --in takes NAME=FILE, got 'x'" ] || fail "--in without =: $(cat badin.txt)"
+
+# An output folder that cannot be written: the run passed, the copy did not.
+touch notadir
+status=0
+"$tilecraft" run "$add" --shape N=16 --no-profile --out-dir notadir --keep kept > notadir.txt || status=$?
+[ "$status" = 1 ] || fail "unwritable --out-dir: exit status $status"
+grep -qx "FAIL add: cannot write 'notadir/z.npy': Not a directory" notadir.txt || fail "unwritable --out-dir: $(cat notadir.txt)"
+
+# The launcher's own --range check (the kept program, run by hand).
+status=0
+kept/add N=16 --range 5,1 2> launcher.txt > /dev/null || status=$?
+[ "$status" = 2 ] || fail "launcher --range 5,1: exit status $status"
+[ "$(cat launcher.txt)" = "error: --range takes LO,HI with LO < HI, got '5,1'" ] || fail "launcher: $(cat launcher.txt)"
 echo "run paths: all checks passed"

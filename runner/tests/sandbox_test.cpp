@@ -95,6 +95,16 @@ TEST(NoSandbox, ProgramThatDoesNotExist) {
   EXPECT_EQ(r.startError, "cannot run '/no/such/program': No such file or directory");
 }
 
+TEST(NoSandbox, WorkFolderThatDoesNotExist) {
+  auto sandbox = makeSystemSandbox(SandboxMode::None);
+  SandboxSpec spec;
+  spec.argv = {"/bin/true"};
+  spec.workDir = "/no/such/work";
+  SandboxResult r = sandbox->run(spec);
+  EXPECT_FALSE(r.started);
+  EXPECT_EQ(r.startError, "cannot run '/bin/true': cannot enter its work folder: No such file or directory");
+}
+
 TEST(Bubblewrap, MissingBubblewrapIsNamedWithTheFix) {
   auto sandbox = makeSystemSandbox(SandboxMode::Bubblewrap, "/nonexistent/bwrap");
   SandboxSpec spec;

@@ -193,6 +193,8 @@ TEST_F(Service, Verdicts) {
             "check-failed: k.cpp:9: error: UB \"x\" overflows");
   EXPECT_EQ(verdict([](const std::string&) { return exited(2, "", "error: missing N=<value>\n"); }),
             "usage-error: error: missing N=<value>");
+  EXPECT_EQ(verdict([](const std::string&) { return exited(2); }),
+            "usage-error: the program refused its arguments (exit status 2)");
   EXPECT_EQ(verdict([](const std::string&) { return exited(1); }), "crashed: exit status 1");
   EXPECT_EQ(verdict([](const std::string&) { return exited(3); }), "crashed: exit status 3");
   EXPECT_EQ(verdict([](const std::string&) { return exited(134, "", "terminate called after throwing an instance "
