@@ -1,5 +1,6 @@
 #!/bin/sh
-# `tilecraft run`: --in with a path relative to the caller's folder, --range, --out-dir, --no-sandbox, and the
+# `tilecraft run`: --in with a path relative to the caller's folder, --range, --out-dir, the profile from the
+# sandboxed run's trace, --no-sandbox, and the
 # exact messages of a missing --in file and a bad --range. Usage: run_paths_test.sh TILECRAFT REPO
 set -eu
 tilecraft=$1
@@ -19,8 +20,10 @@ done
 [ -f out/z.npy ] || fail "no out/z.npy"
 
 # The output as both inputs, by a relative path: z' = 2 z.
-"$tilecraft" run "$add" --shape N=16 --no-profile --in x=out/z.npy --in y=./out/../out/z.npy --show 1 > twice.txt
+# With the profile: the sandboxed run's trace (workDir/trace.jsonl) reaches the performance model.
+"$tilecraft" run "$add" --shape N=16 --in x=out/z.npy --in y=./out/../out/z.npy --show 1 > twice.txt
 grep -q '^PASS add: ' twice.txt || fail "relative --in: $(cat twice.txt)"
+grep -q '^    launch 1 add on 910b2: ' twice.txt || fail "no profile: $(cat twice.txt)"
 first=$(echo "$values" | cut -d' ' -f1)
 got=$(sed -n 's/.*first //p' twice.txt)
 awk -v a="$first" -v b="$got" 'BEGIN { exit !(b == 2 * a) }' || fail "relative --in: $got is not 2 x $first"
