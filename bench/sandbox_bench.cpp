@@ -1,6 +1,6 @@
-// What the sandbox costs per run: N runs of /bin/true through bubblewrap and through --no-sandbox (the same fork,
-// exec, pipes, rlimits and pids cgroup), and the verdict channel opened as for every kernel run.
-// Usage: sandbox_bench [N]   (docs/security.md records the figure; target: under 50 ms per run)
+// What the sandbox costs per run: N runs of /bin/true through bubblewrap and through --no-sandbox (the same
+// fork, exec, pipes, rlimits and pids cgroup), and the verdict channel opened as for every kernel run. Usage:
+// sandbox_bench [N]   (docs/security.md records the figure; target: under 50 ms per run)
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -41,8 +41,9 @@ int main(int argc, char** argv) {
   }
   double plain = msPerRun(SandboxMode::None, runs);
   double sandboxed = msPerRun(SandboxMode::Bubblewrap, runs);
-  std::printf("sandbox_bench: %d runs of /bin/true: no sandbox %.2f ms/run, bubblewrap %.2f ms/run, "
-              "sandbox cost %.2f ms/run (ratio %.1fx)\n",
-              runs, plain, sandboxed, sandboxed - plain, sandboxed / plain);
+  std::printf(
+      "sandbox_bench: %d runs of /bin/true: no sandbox %.2f ms/run, bubblewrap %.2f ms/run, "
+      "sandbox cost %.2f ms/run (ratio %.1fx)\n",
+      runs, plain, sandboxed, sandboxed - plain, sandboxed / plain);
   return 0;
 }

@@ -14,24 +14,30 @@ namespace fs = std::filesystem;
 
 const std::string kApi = std::string(TILECRAFT_SOURCE_DIR) + "/emu/include";
 const std::string kIncludeHint =
-    "hint: a kernel may include kernel_operator.h, lib/..., tiling/..., kernel_tiling/... (the kernel API), a few "
-    "standard headers without I/O (<cstdint>, <cmath>, ...) and its own project's files by a relative path inside "
+    "hint: a kernel may include kernel_operator.h, lib/..., tiling/..., kernel_tiling/... (the kernel API), "
+    "a few "
+    "standard headers without I/O (<cstdint>, <cmath>, ...) and its own project's files by a relative path "
+    "inside "
     "its folder";
 
-std::vector<std::string> check(const std::string& text) { return checkKernelText("k.cpp", text, kApi); }
+std::vector<std::string> check(const std::string& text) {
+  return checkKernelText("k.cpp", text, kApi);
+}
 
 TEST(SourceCheck, AnOrdinaryKernelPasses) {
-  EXPECT_EQ(check("#include \"kernel_operator.h\"\n#include \"lib/matmul_intf.h\"\n#include <cstdint>\n"
-                  "// main() in a comment, and \"tcemu\" in a string, are not code\n"
-                  "const char* s = \"main(\";\n"
-                  "extern \"C\" __global__ __aicore__ void add(GM_ADDR x) { int domain = 1'000; (void)domain; }\n"),
-            std::vector<std::string>{});
+  EXPECT_EQ(
+      check("#include \"kernel_operator.h\"\n#include \"lib/matmul_intf.h\"\n#include <cstdint>\n"
+            "// main() in a comment, and \"tcemu\" in a string, are not code\n"
+            "const char* s = \"main(\";\n"
+            "extern \"C\" __global__ __aicore__ void add(GM_ADDR x) { int domain = 1'000; (void)domain; }\n"),
+      std::vector<std::string>{});
 }
 
 TEST(SourceCheck, Main) {
   EXPECT_EQ(check("#include \"kernel_operator.h\"\n\nint main(int argc, char** argv) { return 0; }\n"),
-            std::vector<std::string>{"k.cpp:3: error: a submitted kernel must not define 'main'\n"
-                                     "hint: submit the kernel only; the harness builds its own launcher around it"});
+            std::vector<std::string>{
+                "k.cpp:3: error: a submitted kernel must not define 'main'\n"
+                "hint: submit the kernel only; the harness builds its own launcher around it"});
 }
 
 TEST(SourceCheck, EmulatorInternals) {
@@ -45,14 +51,14 @@ TEST(SourceCheck, EmulatorInternals) {
 
 TEST(SourceCheck, IncludesOutsideTheApi) {
   EXPECT_EQ(check("#include \"/etc/hostname\"\n"),
-            std::vector<std::string>{"k.cpp:1: error: '#include \"/etc/hostname\"' is outside the kernel API\n" +
-                                     kIncludeHint});
+            std::vector<std::string>{
+                "k.cpp:1: error: '#include \"/etc/hostname\"' is outside the kernel API\n" + kIncludeHint});
   EXPECT_EQ(check("\n  #  include <unistd.h>\n"),
             std::vector<std::string>{"k.cpp:2: error: '#include <unistd.h>' is outside the kernel API\n" +
                                      kIncludeHint});
   EXPECT_EQ(check("#include \"../secret.h\"\n"),
-            std::vector<std::string>{"k.cpp:1: error: '#include \"../secret.h\"' is outside the kernel API\n" +
-                                     kIncludeHint});
+            std::vector<std::string>{
+                "k.cpp:1: error: '#include \"../secret.h\"' is outside the kernel API\n" + kIncludeHint});
   EXPECT_EQ(check("%:include <fstream>\n"),
             std::vector<std::string>{"k.cpp:1: error: '#include <fstream>' is outside the kernel API\n" +
                                      kIncludeHint});
@@ -62,9 +68,10 @@ TEST(SourceCheck, IncludesOutsideTheApi) {
 }
 
 TEST(SourceCheck, TokenPasting) {
-  EXPECT_EQ(check("#define CAT(a, b) a##b\n"),
-            std::vector<std::string>{"k.cpp:1: error: token pasting ('##') is not allowed in a submitted kernel\n"
-                                     "hint: it can build names the check forbids; write the names out"});
+  EXPECT_EQ(
+      check("#define CAT(a, b) a##b\n"),
+      std::vector<std::string>{"k.cpp:1: error: token pasting ('##') is not allowed in a submitted kernel\n"
+                               "hint: it can build names the check forbids; write the names out"});
 }
 
 TEST(SourceCheck, ProjectFilesAreAllowedAndCheckedToo) {
@@ -75,9 +82,10 @@ TEST(SourceCheck, ProjectFilesAreAllowedAndCheckedToo) {
   std::ofstream(dir / "kernel.cpp") << "#include \"kernel_operator.h\"\n#include \"inc/tiling.h\"\n";
   std::ofstream(dir / "inc" / "tiling.h") << "#pragma once\nint main() { return 0; }\n";
   EXPECT_EQ(checkKernelSource((dir / "kernel.cpp").string(), kApi),
-            std::vector<std::string>{(dir / "kernel.cpp").parent_path().string() +
-                                     "/inc/tiling.h:2: error: a submitted kernel must not define 'main'\n"
-                                     "hint: submit the kernel only; the harness builds its own launcher around it"});
+            std::vector<std::string>{
+                (dir / "kernel.cpp").parent_path().string() +
+                "/inc/tiling.h:2: error: a submitted kernel must not define 'main'\n"
+                "hint: submit the kernel only; the harness builds its own launcher around it"});
   std::ofstream(dir / "inc" / "tiling.h") << "#pragma once\nconstexpr int kTile = 64;\n";
   EXPECT_EQ(checkKernelSource((dir / "kernel.cpp").string(), kApi), std::vector<std::string>{});
   EXPECT_EQ(checkKernelSource((dir / "missing.cpp").string(), kApi),
