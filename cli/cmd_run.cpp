@@ -64,7 +64,8 @@ void printOutcome(const std::string& name, const FileOutcome& outcome) {
 }
 
 // NAME=FILE with FILE resolved from the caller's folder (the program runs in its own), or the error.
-std::optional<std::string> resolveInput(const std::string& spec, std::string& resolved, std::vector<std::string>& readable) {
+std::optional<std::string> resolveInput(const std::string& spec, std::string& resolved,
+                                        std::vector<std::string>& readable) {
   size_t eq = spec.find('=');
   if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size()) {
     return fmt::format("error: --in takes NAME=FILE, got '{}'", spec);
@@ -147,8 +148,8 @@ int runTile(const RunOptions& options) {
                       fs::copy_options::overwrite_existing, ec);
         if (ec) {
           outcome = FileOutcome{};
-          outcome.summary = fmt::format("cannot write '{}': {}", (fs::path(options.outDir) / entry.path().filename()).string(),
-                                        ec.message());
+          fs::path target = fs::path(options.outDir) / entry.path().filename();
+          outcome.summary = fmt::format("cannot write '{}': {}", target.string(), ec.message());
           break;
         }
       }

@@ -309,7 +309,9 @@ FileOutcome judgeRun(const runner::RunResult& run, double timeoutSeconds) {
         return fail(run.message, tail(run.err, kMaxStderrTail));
       case RunStatus::Crashed:
       case RunStatus::UsageError:
-        if (run.termSignal != 0) return fail(fmt::format("killed by signal {}", run.termSignal), tail(run.err, kMaxStderrTail));
+        if (run.termSignal != 0) {
+          return fail(fmt::format("killed by signal {}", run.termSignal), tail(run.err, kMaxStderrTail));
+        }
         return fail(fmt::format("exit status {}", run.exitCode), tail(run.err, kMaxStderrTail));
       case RunStatus::CannotStart:
       case RunStatus::ForgedVerdict:

@@ -50,7 +50,8 @@ RunResult ProcessRunnerService::run(const RunRequest& request) {
   result.out = ran.out;
   result.err = ran.err;
   result.seconds = ran.seconds;
-  if (request.trace && fs::exists(spec.env["TILECRAFT_EMU_TRACE"], ec)) result.tracePath = spec.env["TILECRAFT_EMU_TRACE"];
+  if (request.trace && fs::exists(spec.env["TILECRAFT_EMU_TRACE"], ec))
+    result.tracePath = spec.env["TILECRAFT_EMU_TRACE"];
   std::ifstream in(report, std::ios::binary);
   std::stringstream text;
   text << in.rdbuf();
@@ -60,7 +61,9 @@ RunResult ProcessRunnerService::run(const RunRequest& request) {
     result.message = std::move(message);
     return result;
   };
-  if (ran.timedOut) return set(RunStatus::TimedOut, fmt::format("timed out after {:g} s (wall clock)", request.limits.wallSeconds));
+  if (ran.timedOut)
+    return set(RunStatus::TimedOut,
+               fmt::format("timed out after {:g} s (wall clock)", request.limits.wallSeconds));
   if (ran.termSignal != 0) return set(RunStatus::Crashed, fmt::format("killed by signal {}", ran.termSignal));
   if (ran.exitCode < 0) return set(RunStatus::CannotStart, ran.err);
   if (ran.exitCode == 3) {

@@ -1,6 +1,6 @@
-// The service's contract over a plain support::ProcessRunner: no sandbox and no verdict channel (the report is
-// read from the TILECRAFT_EMU_REPORT file the child is given). For the callers' unit tests, which script their
-// children with support::FakeProcessRunner; nothing that judges untrusted code uses it.
+// The service's contract over a plain support::ProcessRunner: no sandbox and no verdict channel (the report
+// is read from the TILECRAFT_EMU_REPORT file the child is given). For the callers' unit tests, which script
+// their children with support::FakeProcessRunner; nothing that judges untrusted code uses it.
 #pragma once
 
 #include <string>

@@ -1,14 +1,16 @@
 // The system sandbox: bubblewrap around the child, a pids cgroup around bubblewrap, rlimits set before exec.
 //
-// Not support::SystemProcessRunner: that one inherits the caller's environment and descriptors it should not, has
-// no file-size or process limits, keeps all output, and cannot hand the child the verdict channel's descriptors.
-// The pattern is the same (pipes drained by poll, a pidfd to wake at the exit, only async-signal-safe calls
-// between fork and exec, every descriptor O_CLOEXEC unless the child is meant to have it).
+// Not support::SystemProcessRunner: that one inherits the caller's environment and descriptors it should not,
+// has no file-size or process limits, keeps all output, and cannot hand the child the verdict channel's
+// descriptors. The pattern is the same (pipes drained by poll, a pidfd to wake at the exit, only
+// async-signal-safe calls between fork and exec, every descriptor O_CLOEXEC unless the child is meant to have
+// it).
 //
-// Processes are limited with a pids cgroup (v1 /sys/fs/cgroup/pids, or a cgroup2 folder with the pids controller)
-// when one is writable: the kernel refuses the fork, for root too. The PID namespace does the rest: when the
-// program's first process ends, bubblewrap's init ends and the kernel kills everything left in the namespace,
-// setsid daemons included; a wall-clock timeout kills bubblewrap, whose init dies with it (--die-with-parent).
+// Processes are limited with a pids cgroup (v1 /sys/fs/cgroup/pids, or a cgroup2 folder with the pids
+// controller) when one is writable: the kernel refuses the fork, for root too. The PID namespace does the
+// rest: when the program's first process ends, bubblewrap's init ends and the kernel kills everything left in
+// the namespace, setsid daemons included; a wall-clock timeout kills bubblewrap, whose init dies with it
+// (--die-with-parent).
 #include "runner/sandbox.h"
 
 #include <fcntl.h>
@@ -106,8 +108,8 @@ std::string readText(const fs::path& path) {
   return text.str();
 }
 
-// A pids cgroup of its own for one run: created before the fork, entered by the child before exec, emptied and
-// removed afterwards.
+// A pids cgroup of its own for one run: created before the fork, entered by the child before exec, emptied
+// and removed afterwards.
 class PidsCgroup {
  public:
   explicit PidsCgroup(int maxTasks) {
@@ -197,17 +199,20 @@ struct ChildFds {
   sigset_t none;
   sigemptyset(&none);
   ::sigprocmask(SIG_SETMASK, &none, nullptr);
-  // Onto fixed numbers: first out of the way (above 200, close-on-exec), then into place without close-on-exec.
+  // Onto fixed numbers: first out of the way (above 200, close-on-exec), then into place without
+  // close-on-exec.
   const int sources[3] = {fds.report, fds.nonce, fds.status};
   const int targets[3] = {kReportFd, kNonceFd, kStatusFd};
   int moved[3] = {-1, -1, -1};
   for (int i = 0; i < 3; ++i) {
-    if (sources[i] >= 0 && (moved[i] = ::fcntl(sources[i], F_DUPFD_CLOEXEC, 200)) < 0) fail(ChildStage::Redirect);
+    if (sources[i] >= 0 && (moved[i] = ::fcntl(sources[i], F_DUPFD_CLOEXEC, 200)) < 0)
+      fail(ChildStage::Redirect);
   }
   for (int i = 0; i < 3; ++i) {
     if (moved[i] >= 0 && ::dup2(moved[i], targets[i]) < 0) fail(ChildStage::Redirect);
   }
-  if (::dup2(fds.devNull, 0) < 0 || ::dup2(fds.out, 1) < 0 || ::dup2(fds.err, 2) < 0) fail(ChildStage::Redirect);
+  if (::dup2(fds.devNull, 0) < 0 || ::dup2(fds.out, 1) < 0 || ::dup2(fds.err, 2) < 0)
+    fail(ChildStage::Redirect);
   const std::string& cwd = spec.cwd.empty() ? spec.workDir : spec.cwd;
   if (!sandboxed && !cwd.empty() && ::chdir(cwd.c_str()) != 0) fail(ChildStage::Workdir);
   const Limits& limits = spec.limits;
@@ -263,11 +268,12 @@ std::string absolute(const std::string& path) {
 
 class SystemSandbox final : public Sandbox {
  public:
-  explicit SystemSandbox(SandboxMode mode) : mode_(mode) {}
+  SystemSandbox(SandboxMode mode, std::string bwrap) : mode_(mode), bwrap_(std::move(bwrap)) {}
   SandboxResult run(const SandboxSpec& spec) override;
 
  private:
   SandboxMode mode_;
+  std::string bwrap_;
 };
 
 SandboxResult SystemSandbox::run(const SandboxSpec& spec) {
@@ -278,13 +284,14 @@ SandboxResult SystemSandbox::run(const SandboxSpec& spec) {
   }
   const bool sandboxed = mode_ == SandboxMode::Bubblewrap;
   std::vector<std::string> argvStrings = sandboxed ? bubblewrapArgv(spec) : spec.argv;
+  if (sandboxed) argvStrings[0] = bwrap_;
   std::vector<std::string> envStrings;
   for (const auto& [name, value] : spec.env) envStrings.push_back(name + "=" + value);
   std::vector<char*> argv = cStrings(argvStrings);
   std::vector<char*> envp = cStrings(envStrings);
 
   const Limits& limits = spec.limits;
-  uint64_t cpuSeconds = limits.cpuSeconds > 0      ? static_cast<uint64_t>(std::ceil(limits.cpuSeconds))
+  uint64_t cpuSeconds = limits.cpuSeconds > 0    ? static_cast<uint64_t>(std::ceil(limits.cpuSeconds))
                         : limits.wallSeconds > 0 ? static_cast<uint64_t>(std::ceil(limits.wallSeconds)) + 1
                                                  : 0;
   PidsCgroup cgroup(limits.maxProcesses + kThreadAllowance);
@@ -302,8 +309,8 @@ SandboxResult SystemSandbox::run(const SandboxSpec& spec) {
     }
     nonce.write.reset();
   }
-  ChildFds fds{devNull.get(),      out.write.get(),    err.write.get(),   execError.write.get(), status.write.get(),
-               report.write.get(), nonce.read.get(), cgroup.procsFd()};
+  ChildFds fds{devNull.get(),      out.write.get(),    err.write.get(),  execError.write.get(),
+               status.write.get(), report.write.get(), nonce.read.get(), cgroup.procsFd()};
 
   auto start = Clock::now();
   pid_t parent = ::getpid();
@@ -314,7 +321,8 @@ SandboxResult SystemSandbox::run(const SandboxSpec& spec) {
   }
   if (pid == 0) execChild(spec, sandboxed, parent, argv.data(), envp.data(), fds, cpuSeconds);
   ::setpgid(pid, pid);
-  for (Fd* fd : {&out.write, &err.write, &execError.write, &status.write, &report.write, &nonce.read}) fd->reset();
+  for (Fd* fd : {&out.write, &err.write, &execError.write, &status.write, &report.write, &nonce.read})
+    fd->reset();
 
   ChildFailure failure{};
   ssize_t n;
@@ -362,7 +370,8 @@ SandboxResult SystemSandbox::run(const SandboxSpec& spec) {
       reaped = true;
       result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
     }
-    bool open = std::any_of(std::begin(streams), std::end(streams), [](const Stream& s) { return s.fd.valid(); });
+    bool open =
+        std::any_of(std::begin(streams), std::end(streams), [](const Stream& s) { return s.fd.valid(); });
     if (reaped && !open) break;
     auto now = Clock::now();
     if (reaped) {
@@ -378,8 +387,9 @@ SandboxResult SystemSandbox::run(const SandboxSpec& spec) {
       result.timedOut = true;
     }
     auto millisUntil = [now](Clock::time_point t) {
-      return std::max(0LL, static_cast<long long>(
-                               std::chrono::duration_cast<std::chrono::milliseconds>(t - now).count()) + 1);
+      return std::max(
+          0LL,
+          static_cast<long long>(std::chrono::duration_cast<std::chrono::milliseconds>(t - now).count()) + 1);
     };
     long long waitMs = reaped ? millisUntil(drainDeadline) : exitFd.valid() ? -1 : 10;
     if (hasTimeout && !result.timedOut && !reaped) {
@@ -430,14 +440,16 @@ SandboxResult SystemSandbox::run(const SandboxSpec& spec) {
   result.exitCode = WIFEXITED(waitStatus) ? WEXITSTATUS(waitStatus) : -1;
   result.started = true;
   if (sandboxed) {
-    // bubblewrap reports the program's death by signal N as exit status 128 + N, and says "child-pid" on its
-    // status descriptor once the sandbox is set up: without that, bubblewrap itself failed.
-    if (statusText.find("\"child-pid\"") == std::string::npos && !result.timedOut) {
+    // bubblewrap reports the program's death by signal N as exit status 128 + N. It failed itself when it
+    // never said "child-pid" on its status descriptor, or when setting up the child's mounts failed: status 1
+    // and its own "bwrap: " message first (a program printing that and exiting 1 only turns its failure into
+    // this one).
+    bool setupFailed = result.exitCode == 1 && result.err.rfind("bwrap: ", 0) == 0;
+    if ((statusText.find("\"child-pid\"") == std::string::npos || setupFailed) && !result.timedOut) {
       result.started = false;
       std::string firstLine = result.err.substr(0, result.err.find('\n'));
-      result.startError = sandboxUnavailableMessage(firstLine.empty() ? fmt::format("bwrap exited with status {}",
-                                                                                    result.exitCode)
-                                                                      : firstLine);
+      result.startError = sandboxUnavailableMessage(
+          firstLine.empty() ? fmt::format("bwrap exited with status {}", result.exitCode) : firstLine);
       return result;
     }
     if (result.exitCode > 128 && result.exitCode <= 128 + 64) {
@@ -460,7 +472,8 @@ void CappedOutput::append(const char* data, size_t size) {
     head_.append(data, size);
     return;
   }
-  size_t toHead = static_cast<size_t>(std::min<uint64_t>(size, half - std::min<uint64_t>(half, head_.size())));
+  size_t toHead =
+      static_cast<size_t>(std::min<uint64_t>(size, half - std::min<uint64_t>(half, head_.size())));
   head_.append(data, toHead);
   data += toHead;
   size -= toHead;
@@ -483,22 +496,27 @@ std::string CappedOutput::text() const {
 }
 
 std::vector<std::string> bubblewrapArgv(const SandboxSpec& spec) {
-  std::vector<std::string> argv = {"bwrap", "--die-with-parent", "--new-session", "--unshare-all", "--cap-drop",
-                                   "ALL",   "--clearenv",        "--ro-bind",     "/usr",          "/usr"};
+  std::vector<std::string> argv = {
+      "bwrap", "--die-with-parent", "--new-session", "--unshare-all", "--cap-drop",
+      "ALL",   "--clearenv",        "--ro-bind",     "/usr",          "/usr"};
   for (const char* dir : {"/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"}) addSystemFolder(argv, dir);
-  // The dynamic loader's cache and the alternatives symlinks: what g++ and the programs need from /etc, and no more.
-  argv.insert(argv.end(), {"--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache", "--ro-bind-try",
-                           "/etc/alternatives", "/etc/alternatives", "--proc", "/proc", "--dev", "/dev", "--tmpfs",
-                           "/tmp"});
+  // The dynamic loader's cache and the alternatives symlinks: what g++ and the programs need from /etc, and
+  // no more.
+  argv.insert(argv.end(),
+              {"--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache", "--ro-bind-try", "/etc/alternatives",
+               "/etc/alternatives", "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"});
   const std::string cwd = absolute(spec.cwd.empty() ? spec.workDir : spec.cwd);
-  // An empty folder, unless a bind below fills it: relative paths in the command line resolve as the caller's.
+  // An empty folder, unless a bind below fills it: relative paths in the command line resolve as the
+  // caller's.
   if (!spec.cwd.empty()) argv.insert(argv.end(), {"--dir", cwd});
   // Outer folders first, so a read-only path inside the work folder stays read-only, and the reverse.
   std::vector<std::pair<std::string, bool>> binds;
   for (const std::string& path : spec.readOnlyPaths) binds.emplace_back(absolute(path), false);
   if (!spec.workDir.empty()) binds.emplace_back(absolute(spec.workDir), true);
-  std::stable_sort(binds.begin(), binds.end(), [](const auto& a, const auto& b) { return a.first.size() < b.first.size(); });
-  for (const auto& [path, writable] : binds) argv.insert(argv.end(), {writable ? "--bind" : "--ro-bind", path, path});
+  std::stable_sort(binds.begin(), binds.end(),
+                   [](const auto& a, const auto& b) { return a.first.size() < b.first.size(); });
+  for (const auto& [path, writable] : binds)
+    argv.insert(argv.end(), {writable ? "--bind" : "--ro-bind", path, path});
   if (!spec.workDir.empty() || !spec.cwd.empty()) argv.insert(argv.end(), {"--chdir", cwd});
   for (const auto& [name, value] : spec.env) argv.insert(argv.end(), {"--setenv", name, value});
   argv.insert(argv.end(), {"--json-status-fd", std::to_string(kStatusFd), "--"});
@@ -507,14 +525,22 @@ std::vector<std::string> bubblewrapArgv(const SandboxSpec& spec) {
 }
 
 std::string sandboxUnavailableMessage(const std::string& bwrapError) {
+  bool namespaces = bwrapError.find("namespace") != std::string::npos ||
+                    bwrapError.find("not permitted") != std::string::npos ||
+                    bwrapError.find("Permission denied") != std::string::npos;
+  if (!namespaces) return fmt::format("cannot start the sandbox: {}", bwrapError);
   return fmt::format(
-      "cannot start the sandbox: {}; bubblewrap needs to create namespaces: enable unprivileged user namespaces "
+      "cannot start the sandbox: {}; bubblewrap needs to create namespaces: enable unprivileged user "
+      "namespaces "
       "(sysctl kernel.unprivileged_userns_clone=1 and user.max_user_namespaces > 0; in a container, allow "
-      "unshare, e.g. docker run --security-opt seccomp=unconfined), or rerun with --no-sandbox (no isolation: "
+      "unshare, e.g. docker run --security-opt seccomp=unconfined), or rerun with --no-sandbox (no "
+      "isolation: "
       "trusted code only)",
       bwrapError);
 }
 
-std::unique_ptr<Sandbox> makeSystemSandbox(SandboxMode mode) { return std::make_unique<SystemSandbox>(mode); }
+std::unique_ptr<Sandbox> makeSystemSandbox(SandboxMode mode, const std::string& bwrap) {
+  return std::make_unique<SystemSandbox>(mode, bwrap);
+}
 
 }  // namespace tilecraft::runner

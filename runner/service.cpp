@@ -1,5 +1,6 @@
-// The build-and-run service: one compiler command line for every caller, builds cached by content, every child
-// in the sandbox, and the verdict decided here from the exit status and the emulator's nonce-tagged records.
+// The build-and-run service: one compiler command line for every caller, builds cached by content, every
+// child in the sandbox, and the verdict decided here from the exit status and the emulator's nonce-tagged
+// records.
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,8 +29,8 @@ namespace fs = std::filesystem;
 
 constexpr const char* kSandboxPath = "/usr/local/bin:/usr/bin:/bin";
 
-// FNV-1a, 64 bits: a build key, not a defence against someone choosing collisions (they would only get their own
-// program back).
+// FNV-1a, 64 bits: a build key, not a defence against someone choosing collisions (they would only get their
+// own program back).
 class Hash {
  public:
   Hash& add(const std::string& bytes) {
@@ -74,7 +75,8 @@ void addNeighbourHeaders(Hash& hash, const fs::path& source) {
   fs::path dir = source.parent_path().empty() ? fs::path(".") : source.parent_path();
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     std::string ext = it->path().extension().string();
-    if (it->is_regular_file(ec) && (ext == ".h" || ext == ".hpp" || ext == ".inc")) files.push_back(it->path());
+    if (it->is_regular_file(ec) && (ext == ".h" || ext == ".hpp" || ext == ".inc"))
+      files.push_back(it->path());
   }
   std::sort(files.begin(), files.end());
   for (const fs::path& file : files) hash.add(file.filename().string()).add(readFile(file));
@@ -108,7 +110,7 @@ struct Channel {
   std::vector<std::string> launches;  // the launch records, verified
   std::string checkFailure;           // the rendered failed check, when one was sent
   bool ended = false;
-  std::string forged;                 // why the channel cannot be trusted, when it cannot
+  std::string forged;  // why the channel cannot be trusted, when it cannot
 };
 
 // A record is "NONCE JSON": anything else on the descriptor came from somewhere other than the emulator.
@@ -118,7 +120,8 @@ Channel readChannel(const std::string& bytes, const std::string& expectedNonce) 
   std::string prefix = expectedNonce + " ";
   for (std::string line; std::getline(lines, line);) {
     if (line.rfind(prefix, 0) != 0) {
-      if (channel.forged.empty()) channel.forged = "the verdict channel carried a record without the run's nonce";
+      if (channel.forged.empty())
+        channel.forged = "the verdict channel carried a record without the run's nonce";
       continue;
     }
     std::string json = line.substr(prefix.size());
@@ -153,10 +156,9 @@ Channel readChannel(const std::string& bytes, const std::string& expectedNonce) 
 class Service final : public BuildRunService {
  public:
   explicit Service(const ServiceOptions& options) : options_(options) {
-    sandbox_ = options.sandboxOverride
-                   ? options.sandboxOverride
-                   : std::shared_ptr<Sandbox>(makeSystemSandbox(options.sandbox ? SandboxMode::Bubblewrap
-                                                                                  : SandboxMode::None));
+    sandbox_ = options.sandboxOverride ? options.sandboxOverride
+                                       : std::shared_ptr<Sandbox>(makeSystemSandbox(
+                                             options.sandbox ? SandboxMode::Bubblewrap : SandboxMode::None));
     if (options_.cacheDir.empty()) {
       std::string pattern = (fs::temp_directory_path() / "tilecraft-builds-XXXXXX").string();
       if (::mkdtemp(pattern.data()) == nullptr) {
@@ -249,7 +251,8 @@ BuildResult Service::build(const BuildRequest& request) {
   fs::remove_all(scratch, ec);
   if (!fs::create_directories(scratch, ec)) {
     result.cannotStart = true;
-    result.diagnostics = fmt::format("cannot create the build folder '{}': {}", scratch.string(), ec.message());
+    result.diagnostics =
+        fmt::format("cannot create the build folder '{}': {}", scratch.string(), ec.message());
     return finish();
   }
   SandboxSpec spec;
@@ -287,6 +290,16 @@ RunResult Service::run(const RunRequest& request) {
   if (!fs::is_regular_file(request.program, ec)) {
     result.message = fmt::format("no program '{}' to run", request.program);
     return result;
+  }
+  if (!fs::is_directory(request.workDir, ec)) {
+    result.message = fmt::format("no work folder '{}'", request.workDir);
+    return result;
+  }
+  for (const std::string& path : request.readOnlyPaths) {
+    if (!fs::exists(path, ec)) {
+      result.message = fmt::format("no such file or folder '{}' to show the program", path);
+      return result;
+    }
   }
   fs::path workDir = fs::absolute(request.workDir.empty() ? fs::path(".") : fs::path(request.workDir));
   fs::path program = fs::absolute(request.program);
@@ -336,7 +349,8 @@ RunResult Service::run(const RunRequest& request) {
     result.message = std::move(message);
     return result;
   };
-  if (ran.timedOut) return set(RunStatus::TimedOut, fmt::format("timed out after {:g} s (wall clock)", limits.wallSeconds));
+  if (ran.timedOut)
+    return set(RunStatus::TimedOut, fmt::format("timed out after {:g} s (wall clock)", limits.wallSeconds));
   if (!channel.checkFailure.empty()) return set(RunStatus::CheckFailed, firstLine(channel.checkFailure));
   if (ran.termSignal == SIGXCPU) {
     double cpu = limits.cpuSeconds > 0 ? limits.cpuSeconds : limits.wallSeconds + 1;
@@ -349,17 +363,19 @@ RunResult Service::run(const RunRequest& request) {
   bool outOfMemory = result.err.find("std::bad_alloc") != std::string::npos ||
                      result.err.find("Cannot allocate memory") != std::string::npos;
   if (outOfMemory && (ran.exitCode != 0 || ran.termSignal != 0)) {
-    return set(RunStatus::LimitExceeded,
-               fmt::format("ran out of memory: the address space limit is {}", bytesText(limits.addressSpaceBytes)));
+    return set(RunStatus::LimitExceeded, fmt::format("ran out of memory: the address space limit is {}",
+                                                     bytesText(limits.addressSpaceBytes)));
   }
   if (ran.processLimitHit && (ran.exitCode != 0 || ran.termSignal != 0)) {
     return set(RunStatus::LimitExceeded,
                fmt::format("tried to start more than {} processes", limits.maxProcesses));
   }
-  if (ran.termSignal != 0) return set(RunStatus::Crashed, fmt::format("killed by {}", signalName(ran.termSignal)));
+  if (ran.termSignal != 0)
+    return set(RunStatus::Crashed, fmt::format("killed by {}", signalName(ran.termSignal)));
   if (ran.exitCode == 2) {
     std::string line = firstLine(result.err);
-    return set(RunStatus::UsageError, line.empty() ? "the program refused its arguments (exit status 2)" : line);
+    return set(RunStatus::UsageError,
+               line.empty() ? "the program refused its arguments (exit status 2)" : line);
   }
   if (ran.exitCode != 0) return set(RunStatus::Crashed, fmt::format("exit status {}", ran.exitCode));
   if (!channel.forged.empty()) return set(RunStatus::ForgedVerdict, channel.forged);
@@ -376,15 +392,24 @@ RunResult Service::run(const RunRequest& request) {
 
 const char* runStatusName(RunStatus status) {
   switch (status) {
-    case RunStatus::Passed: return "passed";
-    case RunStatus::CheckFailed: return "check-failed";
-    case RunStatus::UsageError: return "usage-error";
-    case RunStatus::Crashed: return "crashed";
-    case RunStatus::TimedOut: return "timed-out";
-    case RunStatus::LimitExceeded: return "limit-exceeded";
-    case RunStatus::SandboxViolation: return "sandbox-violation";
-    case RunStatus::ForgedVerdict: return "forged-verdict";
-    case RunStatus::CannotStart: return "cannot-start";
+    case RunStatus::Passed:
+      return "passed";
+    case RunStatus::CheckFailed:
+      return "check-failed";
+    case RunStatus::UsageError:
+      return "usage-error";
+    case RunStatus::Crashed:
+      return "crashed";
+    case RunStatus::TimedOut:
+      return "timed-out";
+    case RunStatus::LimitExceeded:
+      return "limit-exceeded";
+    case RunStatus::SandboxViolation:
+      return "sandbox-violation";
+    case RunStatus::ForgedVerdict:
+      return "forged-verdict";
+    case RunStatus::CannotStart:
+      return "cannot-start";
   }
   return "unknown";
 }

@@ -1,7 +1,7 @@
 // The one build-and-run service: every program Tilecraft builds from a kernel source (emu run, run, fuzz
-// --emulate, bench) is built and run here, inside the sandbox, with limits, and judged from outside the process
-// under test. A build is keyed by the hash of its inputs, so the harness builds each (solution, instantiation)
-// once and runs every case against that binary.
+// --emulate, bench) is built and run here, inside the sandbox, with limits, and judged from outside the
+// process under test. A build is keyed by the hash of its inputs, so the harness builds each (solution,
+// instantiation) once and runs every case against that binary.
 #pragma once
 
 #include <cstdint>
@@ -13,36 +13,36 @@
 namespace tilecraft::runner {
 
 struct Limits {
-  double wallSeconds = 60;                     // 0 = none
-  double cpuSeconds = 0;                       // 0 = wallSeconds + 1
-  uint64_t addressSpaceBytes = 8ull << 30;     // per process
-  int maxProcesses = 64;                       // enforced for root too (PID namespace / cgroup), not RLIMIT_NPROC
-  uint64_t fileSizeBytes = 1ull << 30;         // largest file the program may write
-  uint64_t outputCapBytes = 2ull << 20;        // stdout and stderr each: first and last half kept, rest counted
+  double wallSeconds = 60;                  // 0 = none
+  double cpuSeconds = 0;                    // 0 = wallSeconds + 1
+  uint64_t addressSpaceBytes = 8ull << 30;  // per process
+  int maxProcesses = 64;                 // enforced for root too (PID namespace / cgroup), not RLIMIT_NPROC
+  uint64_t fileSizeBytes = 1ull << 30;   // largest file the program may write
+  uint64_t outputCapBytes = 2ull << 20;  // stdout and stderr each: first and last half kept, rest counted
 };
 
 struct BuildRequest {
-  std::string source;                          // the translation unit (a path the caller can read)
-  std::vector<std::string> includeDirs;        // beyond the emulator's own headers
-  std::vector<std::string> defines;            // NAME or NAME=VALUE
+  std::string source;                    // the translation unit (a path the caller can read)
+  std::vector<std::string> includeDirs;  // beyond the emulator's own headers
+  std::vector<std::string> defines;      // NAME or NAME=VALUE
   std::string optLevel = "-O1";
-  bool warnings = true;                        // -Wall -Wextra (generated code must build warning-free)
-  bool untrusted = false;                      // run the source check first (no main, no tcemu::, API includes only)
+  bool warnings = true;    // -Wall -Wextra (generated code must build warning-free)
+  bool untrusted = false;  // run the source check first (no main, no tcemu::, API includes only)
   Limits limits{300, 0, 8ull << 30, 64, 1ull << 30, 2ull << 20};
 };
 
 struct BuildResult {
   bool ok = false;
-  bool cached = false;         // an identical build was found; nothing was compiled
-  bool rejected = false;       // refused by the source check before anything was built
-  std::string diagnostics;     // the compiler's (or the source check's) messages, LC_ALL=C
-  std::string program;         // path of the built executable when ok
-  std::string key;             // content hash of everything that went into the build
+  bool cached = false;      // an identical build was found; nothing was compiled
+  bool rejected = false;    // refused by the source check before anything was built
+  std::string diagnostics;  // the compiler's (or the source check's) messages, LC_ALL=C
+  std::string program;      // path of the built executable when ok
+  std::string key;          // content hash of everything that went into the build
   double seconds = 0;
-  bool timedOut = false;       // the compiler ran out of Limits::wallSeconds (or its CPU time)
-  int exitCode = -1;           // the compiler's; -1 when it was killed by a signal or did not start
+  bool timedOut = false;  // the compiler ran out of Limits::wallSeconds (or its CPU time)
+  int exitCode = -1;      // the compiler's; -1 when it was killed by a signal or did not start
   int termSignal = 0;
-  bool cannotStart = false;    // nothing ran: diagnostics says why (e.g. the sandbox cannot start)
+  bool cannotStart = false;  // nothing ran: diagnostics says why (e.g. the sandbox cannot start)
 };
 
 // How a run ended, decided by the parent: never by anything the program printed or wrote about itself.
@@ -62,10 +62,10 @@ const char* runStatusName(RunStatus status);
 struct RunRequest {
   std::string program;
   std::vector<std::string> args;
-  std::string workDir;                         // writable inside the sandbox; the program's working folder
-  std::vector<std::string> readOnlyPaths;      // extra host paths visible read-only (e.g. input .npy files)
-  std::map<std::string, std::string> env;      // beyond the short allowlist
-  bool trace = false;                          // ask the emulator for an instruction trace (workDir/trace.jsonl)
+  std::string workDir;                     // writable inside the sandbox; the program's working folder
+  std::vector<std::string> readOnlyPaths;  // extra host paths visible read-only (e.g. input .npy files)
+  std::map<std::string, std::string> env;  // beyond the short allowlist
+  bool trace = false;                      // ask the emulator for an instruction trace (workDir/trace.jsonl)
   Limits limits;
 };
 
@@ -73,11 +73,11 @@ struct RunResult {
   RunStatus status = RunStatus::CannotStart;
   int exitCode = -1;
   int termSignal = 0;
-  std::string message;         // one line: why it is not Passed (the emulator's check message when CheckFailed)
-  std::string out, err;        // capped as Limits::outputCapBytes says
-  uint64_t droppedBytes = 0;   // output beyond the cap
-  std::string report;          // the emulator's verified report, JSON lines, one per launch
-  std::string tracePath;       // when trace was asked and the run wrote one
+  std::string message;   // one line: why it is not Passed (the emulator's check message when CheckFailed)
+  std::string out, err;  // capped as Limits::outputCapBytes says
+  uint64_t droppedBytes = 0;  // output beyond the cap
+  std::string report;         // the emulator's verified report, JSON lines, one per launch
+  std::string tracePath;      // when trace was asked and the run wrote one
   double seconds = 0;
 };
 
@@ -93,10 +93,10 @@ class BuildRunService {
 class Sandbox;  // runner/sandbox.h
 
 struct ServiceOptions {
-  std::string emuInclude;        // the emulator's headers (the folder holding kernel_operator.h)
-  std::string cacheDir;          // built programs, one folder per key; empty: a temporary folder, removed with
-                                 // the service
-  bool sandbox = true;           // false: --no-sandbox, plain children with the same limits, no isolation
+  std::string emuInclude;  // the emulator's headers (the folder holding kernel_operator.h)
+  std::string cacheDir;    // built programs, one folder per key; empty: a temporary folder, removed with
+                           // the service
+  bool sandbox = true;     // false: --no-sandbox, plain children with the same limits, no isolation
   std::string compiler = "g++";
   std::shared_ptr<Sandbox> sandboxOverride;  // tests: scripted children instead of real ones
 };

@@ -1,6 +1,6 @@
 // The source check reads the text as the preprocessor's first phases do (line splices joined, comments and
-// literals blanked) so that a name split by a backslash-newline or hidden in a macro still counts, and tracks each
-// character's original line for the message.
+// literals blanked) so that a name split by a backslash-newline or hidden in a macro still counts, and tracks
+// each character's original line for the message.
 #include "runner/source_check.h"
 
 #include <cctype>
@@ -21,8 +21,9 @@ namespace fs = std::filesystem;
 constexpr int kMaxIncludeDepth = 16;
 
 // Standard headers with no I/O, processes or system calls in them; kernels use them for types and constants.
-const std::set<std::string> kPureStandardHeaders = {"cstdint", "cstddef", "cmath",   "climits", "cfloat",
-                                                     "type_traits", "limits", "utility", "array",   "algorithm"};
+const std::set<std::string> kPureStandardHeaders = {"cstdint", "cstddef",     "cmath",  "climits",
+                                                    "cfloat",  "type_traits", "limits", "utility",
+                                                    "array",   "algorithm"};
 
 struct Logical {
   std::string text;        // splices joined, comments and string/char literals blanked (newlines kept)
@@ -35,8 +36,8 @@ Logical logicalText(const std::string& raw) {
   enum class State { Code, LineComment, BlockComment, String, Char } state = State::Code;
   for (size_t i = 0; i < raw.size(); ++i) {
     char c = raw[i];
-    if (c == '\\' && i + 1 < raw.size() && (raw[i + 1] == '\n' || (raw[i + 1] == '\r' && i + 2 < raw.size() &&
-                                                                     raw[i + 2] == '\n'))) {
+    if (c == '\\' && i + 1 < raw.size() &&
+        (raw[i + 1] == '\n' || (raw[i + 1] == '\r' && i + 2 < raw.size() && raw[i + 2] == '\n'))) {
       i += raw[i + 1] == '\r' ? 2 : 1;
       ++line;
       continue;
@@ -101,11 +102,15 @@ Logical logicalText(const std::string& raw) {
   return out;
 }
 
-bool identChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+bool identChar(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
 
 std::string apiHint() {
-  return "hint: a kernel may include kernel_operator.h, lib/..., tiling/..., kernel_tiling/... (the kernel API), "
-         "a few standard headers without I/O (<cstdint>, <cmath>, ...) and its own project's files by a relative "
+  return "hint: a kernel may include kernel_operator.h, lib/..., tiling/..., kernel_tiling/... (the kernel "
+         "API), "
+         "a few standard headers without I/O (<cstdint>, <cmath>, ...) and its own project's files by a "
+         "relative "
          "path inside its folder";
 }
 
@@ -119,8 +124,8 @@ class Checker {
     if (!seen_.insert(canonical.string()).second) return;
     std::ifstream in(path, std::ios::binary);
     if (!in) {
-      problems_.push_back(fmt::format("{}: error: cannot read the kernel source: {}", path.string(),
-                                      std::strerror(errno)));
+      problems_.push_back(
+          fmt::format("{}: error: cannot read the kernel source: {}", path.string(), std::strerror(errno)));
       return;
     }
     std::stringstream text;
@@ -132,7 +137,9 @@ class Checker {
     Logical logical = logicalText(raw);
     const std::string& t = logical.text;
     std::string file = path.string();
-    auto at = [&](size_t pos) { return logical.lines.empty() ? 1 : logical.lines[std::min(pos, logical.lines.size() - 1)]; };
+    auto at = [&](size_t pos) {
+      return logical.lines.empty() ? 1 : logical.lines[std::min(pos, logical.lines.size() - 1)];
+    };
     // Directives: a line whose first non-blank is '#' (or the digraph "%:").
     size_t lineStart = 0;
     while (lineStart < t.size()) {
@@ -154,9 +161,10 @@ class Checker {
     }
     for (size_t i = 0; i < t.size(); ++i) {
       if (t.compare(i, 2, "##") == 0 || t.compare(i, 4, "%:%:") == 0) {
-        problems_.push_back(fmt::format("{}:{}: error: token pasting ('##') is not allowed in a submitted kernel\n"
-                                        "hint: it can build names the check forbids; write the names out",
-                                        file, at(i)));
+        problems_.push_back(
+            fmt::format("{}:{}: error: token pasting ('##') is not allowed in a submitted kernel\n"
+                        "hint: it can build names the check forbids; write the names out",
+                        file, at(i)));
         break;
       }
     }
@@ -169,16 +177,18 @@ class Checker {
       while (end < t.size() && identChar(t[end])) ++end;
       std::string word = t.substr(i, end - i);
       if (word == "tcemu") {
-        problems_.push_back(fmt::format("{}:{}: error: 'tcemu' names the emulator's internals, which a kernel must "
-                                        "not touch\nhint: use the AscendC API (AscendC::...) only",
-                                        file, at(i)));
+        problems_.push_back(
+            fmt::format("{}:{}: error: 'tcemu' names the emulator's internals, which a kernel must "
+                        "not touch\nhint: use the AscendC API (AscendC::...) only",
+                        file, at(i)));
       } else if (word == "main") {
         size_t next = t.find_first_not_of(" \t\n", end);
         if (next != std::string::npos && t[next] == '(') {
-          problems_.push_back(fmt::format("{}:{}: error: a submitted kernel must not define 'main'\n"
-                                          "hint: submit the kernel only; the harness builds its own launcher "
-                                          "around it",
-                                          file, at(i)));
+          problems_.push_back(
+              fmt::format("{}:{}: error: a submitted kernel must not define 'main'\n"
+                          "hint: submit the kernel only; the harness builds its own launcher "
+                          "around it",
+                          file, at(i)));
         }
       }
       i = end;
@@ -189,8 +199,8 @@ class Checker {
 
  private:
   // The header name is taken from the raw text: literals are blanked in the logical one.
-  void checkInclude(const fs::path& path, const std::string& raw, const Logical& logical, size_t from, size_t to,
-                    int line, const fs::path& projectRoot, int depth) {
+  void checkInclude(const fs::path& path, const std::string& raw, const Logical& logical, size_t from,
+                    size_t to, int line, const fs::path& projectRoot, int depth) {
     (void)raw;
     std::string rest = logical.text.substr(from, to - from);
     // Re-read the same stretch of the original line, where the quoted name survives.
@@ -198,15 +208,16 @@ class Checker {
     size_t open = original.find_first_of("<\"", original.find("include") + 7);
     std::string file = path.string();
     auto reject = [&](const std::string& spelled) {
-      problems_.push_back(
-          fmt::format("{}:{}: error: '#include {}' is outside the kernel API\n{}", file, line, spelled, apiHint()));
+      problems_.push_back(fmt::format("{}:{}: error: '#include {}' is outside the kernel API\n{}", file, line,
+                                      spelled, apiHint()));
     };
     size_t first = rest.find_first_not_of(" \t");
-    if (open == std::string::npos || first == std::string::npos || (rest[first] != '<' && rest[first] != '"')) {
+    if (open == std::string::npos || first == std::string::npos ||
+        (rest[first] != '<' && rest[first] != '"')) {
       std::string spelled = rest.substr(first == std::string::npos ? rest.size() : first);
       while (!spelled.empty() && std::isspace(static_cast<unsigned char>(spelled.back()))) spelled.pop_back();
-      problems_.push_back(fmt::format("{}:{}: error: '#include {}' does not name a header literally\n{}", file, line,
-                                      spelled, apiHint()));
+      problems_.push_back(fmt::format("{}:{}: error: '#include {}' does not name a header literally\n{}",
+                                      file, line, spelled, apiHint()));
       return;
     }
     char close = original[open] == '<' ? '>' : '"';
@@ -214,7 +225,8 @@ class Checker {
     if (end == std::string::npos) return;  // the compiler will say so
     std::string name = original.substr(open + 1, end - open - 1);
     std::string spelled = original.substr(open, end - open + 1);
-    if (name.empty() || name.front() == '/' || name.find("..") != std::string::npos || name.find('\\') != std::string::npos) {
+    if (name.empty() || name.front() == '/' || name.find("..") != std::string::npos ||
+        name.find('\\') != std::string::npos) {
       reject(spelled);
       return;
     }
@@ -240,7 +252,8 @@ class Checker {
     }
     if (name == "kernel_operator.h" || name == "tikicpulib.h") return true;
     std::error_code ec;
-    return !apiDir_.empty() && name.find('/') == std::string::npos && fs::is_regular_file(fs::path(apiDir_) / name, ec);
+    return !apiDir_.empty() && name.find('/') == std::string::npos &&
+           fs::is_regular_file(fs::path(apiDir_) / name, ec);
   }
 
   static std::string originalLine(const std::string& raw, int line) {
@@ -267,7 +280,8 @@ std::vector<std::string> checkKernelSource(const std::string& path, const std::s
   return std::move(checker).problems();
 }
 
-std::vector<std::string> checkKernelText(const std::string& path, const std::string& text, const std::string& apiDir) {
+std::vector<std::string> checkKernelText(const std::string& path, const std::string& text,
+                                         const std::string& apiDir) {
   Checker checker(apiDir);
   checker.checkText(path, text, fs::path(path).parent_path(), 0);
   return std::move(checker).problems();

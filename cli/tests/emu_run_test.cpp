@@ -151,7 +151,8 @@ TEST(EmuRunJudge, ForgedVerdictAndLimitsSayWhy) {
                 .summary,
             "the verdict channel carried a record without the run's nonce");
   FileOutcome limit = judgeRun(
-      ran(RunStatus::LimitExceeded, -1, "", "std::bad_alloc\n", "", "ran out of memory: the address space limit is 8 GiB"),
+      ran(RunStatus::LimitExceeded, -1, "", "std::bad_alloc\n", "",
+          "ran out of memory: the address space limit is 8 GiB"),
       60);
   EXPECT_EQ(limit.summary, "ran out of memory: the address space limit is 8 GiB");
   EXPECT_EQ(limit.details, std::vector<std::string>{"std::bad_alloc"});
@@ -222,7 +223,8 @@ TEST(EmuRunJudge, CompilerProblems) {
   runner::BuildResult killed;
   killed.termSignal = 9;
   EXPECT_EQ(judgeCompile(killed).summary, "compiler killed by signal 9");
-  EXPECT_EQ(judgeCompile(compiled(4)).details, std::vector<std::string>{"g++ exited with status 4 and printed nothing"});
+  EXPECT_EQ(judgeCompile(compiled(4)).details,
+            std::vector<std::string>{"g++ exited with status 4 and printed nothing"});
   runner::BuildResult rejected;
   rejected.rejected = true;
   rejected.diagnostics = "k.cpp:3: error: a submitted kernel must not define 'main'\nhint: submit the kernel only\n";

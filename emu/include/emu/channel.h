@@ -3,21 +3,32 @@
 // TILECRAFT_EMU_REPORT_FD, a pipe the emulator writes its records to, each line starting with that nonce:
 //   NONCE {"kernel":...,"checks":"passed"}          one per ICPU_RUN_KF launch
 //   NONCE {"check":"failed","text":"F:L: error: ..."} a failed check, sent before any fail handler runs
-//   NONCE {"end":true,"launches":N}                  at a normal exit outside any launch, after no failed check
-// Both are read here, during static initialisation, before any code of the kernel's own runs: the nonce pipe is
-// drained and closed (it can be read once only), both variables are removed from the environment, and the report
-// descriptor is marked close-on-exec. A program that exits 0 without the end record did not finish the way the
-// emulator says it did; the parent treats that, and any line without the nonce, as a forged verdict.
+//   NONCE {"end":true,"launches":N}                  at a normal exit outside any launch, after no failed
+//   check
+// Both are read here, during static initialisation, before any code of the kernel's own runs: the nonce pipe
+// is drained and closed (it can be read once only), both variables are removed from the environment, and the
+// report descriptor is marked close-on-exec. A program that exits 0 without the end record did not finish the
+// way the emulator says it did; the parent treats that, and any line without the nonce, as a forged verdict.
 #pragma once
 
-#include <fcntl.h>
-#include <unistd.h>
+#include <sys/types.h>
 
 #include <cerrno>
 #include <cstdlib>
 #include <string>
 
 namespace tcemu {
+
+// The few POSIX calls the channel needs, declared here rather than by <unistd.h> and <fcntl.h>, which would
+// put read, write, close, pause, sync... into every kernel's global namespace.
+namespace posix {
+extern "C" ssize_t read(int fd, void* buffer, size_t size);
+extern "C" ssize_t write(int fd, const void* buffer, size_t size);
+extern "C" int close(int fd);
+extern "C" int fcntl(int fd, int command, ...);
+constexpr int kSetFdFlags = 2;   // F_SETFD
+constexpr int kCloseOnExec = 1;  // FD_CLOEXEC
+}  // namespace posix
 
 struct ReportChannel {
   int fd = -1;
@@ -57,7 +68,7 @@ inline void channelSend(const std::string& json) {
   const char* p = line.data();
   size_t left = line.size();
   while (left > 0) {
-    ssize_t n = ::write(channel.fd, p, left);
+    ssize_t n = posix::write(channel.fd, p, left);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return;
     p += n;
@@ -95,15 +106,15 @@ inline bool openReportChannel() {
     std::string nonce;
     char buffer[128];
     while (nonce.size() < 1024) {
-      ssize_t n = ::read(nonceFd, buffer, sizeof buffer);
+      ssize_t n = posix::read(nonceFd, buffer, sizeof buffer);
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0) break;
       nonce.append(buffer, static_cast<size_t>(n));
     }
-    ::close(nonceFd);
+    posix::close(nonceFd);
     while (!nonce.empty() && (nonce.back() == '\n' || nonce.back() == '\r')) nonce.pop_back();
     if (reportFd >= 0 && !nonce.empty()) {
-      ::fcntl(reportFd, F_SETFD, FD_CLOEXEC);
+      posix::fcntl(reportFd, posix::kSetFdFlags, posix::kCloseOnExec);
       reportChannel().fd = reportFd;
       reportChannel().nonce = nonce;
       std::atexit(channelAtExit);
@@ -112,8 +123,8 @@ inline bool openReportChannel() {
   return true;
 }
 
-// An inline variable defined before any kernel code of the translation unit: initialised before the kernel's own
-// static objects (C++17 [basic.start.dynamic]) and before main.
+// An inline variable defined before any kernel code of the translation unit: initialised before the kernel's
+// own static objects (C++17 [basic.start.dynamic]) and before main.
 inline const bool kReportChannelOpened = openReportChannel();
 
 }  // namespace tcemu

@@ -1,6 +1,7 @@
-// Hostile programs for the sandbox suite (runner/tests/hostile_test.cpp), one per first argument, in one file so
-// the suite builds once. Each does what an untrusted kernel might try; the suite checks it is contained and
-// classified. Built as a trusted program (it has a main and names tcemu): the source check has its own tests.
+// Hostile programs for the sandbox suite (runner/tests/hostile_test.cpp), one per first argument, in one file
+// so the suite builds once. Each does what an untrusted kernel might try; the suite checks it is contained
+// and classified. Built as a trusted program (it has a main and names tcemu): the source check has its own
+// tests.
 #include <arpa/inet.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -19,13 +20,15 @@
 extern "C" __global__ __aicore__ void hostile_kernel(GM_ADDR mode) {
   if (AscendC::GetBlockIdx() != 0) return;
   int what = *mode;
-  if (what == 1) ::_exit(0);                                // leave in the middle of a launch
+  if (what == 1) ::_exit(0);  // leave in the middle of a launch
   if (what == 2) tcemu::fail(tcemu::SrcLoc::current(), "the hostile kernel's own failure");
 }
 
 namespace {
 
-void noLeaveHandler(const tcemu::CheckError&) { ::_exit(0); }
+void noLeaveHandler(const tcemu::CheckError&) {
+  ::_exit(0);
+}
 
 int launch(uint8_t mode) {
   uint8_t* gm = static_cast<uint8_t*>(AscendC::GmAlloc(32));
@@ -140,7 +143,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "error: unknown argument 'x'\n");
     return 2;
   }
-  if (what == "copy") {  // arg: an input file; writes it to out.bin in the work folder, prints its environment
+  if (what ==
+      "copy") {  // arg: an input file; writes it to out.bin in the work folder, prints its environment
     std::FILE* in = std::fopen(arg.c_str(), "rb");
     if (in == nullptr) return 1;
     std::FILE* out = std::fopen("out.bin", "wb");
