@@ -159,8 +159,12 @@ def _call_args(func, tensors, attrs):
 
 
 def _convert_attr(v):
-    if isinstance(v, str) and v in ("inf", "-inf", "nan"):
-        return float(v)
+    # CANN Bench's runner turns an attribute string that reads as a number ("1e-6", "inf") into a float.
+    if isinstance(v, str):
+        try:
+            return float(v)
+        except ValueError:
+            return v
     return v
 
 
@@ -275,14 +279,22 @@ def _uniform(rng, shape, dtype_name, value_range):
     lo, hi = (value_range if value_range else (-1.0, 1.0))
     lo, hi = float(lo), float(hi)
     if dtype_name == "bool":
-        return torch.from_numpy(rng.integers(0, 2, size=shape).astype(np.bool_))
+        return torch.from_numpy(np.asarray(rng.integers(0, 2, size=shape)).astype(np.bool_))
     if dtype_name in ("int8", "uint8", "int16", "int32", "int64"):
+        info = np.iinfo(dtype_name)
+        lo = info.min if not np.isfinite(lo) else lo
+        hi = info.max if not np.isfinite(hi) else hi
         a = rng.integers(int(np.ceil(lo)), int(np.floor(hi)) + 1, size=shape)
-        return torch.from_numpy(a.astype(dtype_name))
-    if not np.isfinite(lo) or not np.isfinite(hi):
-        lo, hi = -1.0, 1.0
-    a = rng.uniform(lo, hi, size=shape)
-    return torch.from_numpy(a).to(_dtype_table()[dtype_name])
+        return torch.from_numpy(np.asarray(a).astype(dtype_name))
+    if np.isnan(lo) or np.isnan(hi):
+        a = np.full(shape, np.nan)
+    else:
+        # Infinite bounds: finite values in [-1, 1] with the bounds themselves sprinkled in.
+        a = rng.uniform(max(lo, -1.0) if np.isinf(lo) else lo, min(hi, 1.0) if np.isinf(hi) else hi, size=shape)
+        a = np.asarray(a, dtype=np.float64)
+        if a.size and (np.isinf(lo) or np.isinf(hi)):
+            a.reshape(-1)[:: max(1, a.size // 8)] = hi if np.isinf(hi) else lo
+    return torch.from_numpy(np.asarray(a, dtype=np.float64)).to(_dtype_table()[dtype_name])
 
 
 def _inputs(req):

@@ -34,6 +34,42 @@ def _uint_stand_in():
     return torch.int64
 
 
+def _int_indices_supported():
+    try:
+        torch.zeros(2)[torch.tensor([0], dtype=torch.int32)]
+        return True
+    except IndexError:
+        return False
+
+
+_NARROW_INT = (torch.int8, torch.int16, torch.int32)
+
+
+def _widen(index):
+    # torch 2.0 accepts int8/int16/int32 index tensors wherever int64 ones go (advanced indexing); 1.13 raises
+    # "tensors used as indices must be long, byte or bool tensors". The values are the same in int64.
+    if isinstance(index, torch.Tensor):
+        return index.long() if index.dtype in _NARROW_INT else index
+    if isinstance(index, tuple):
+        return tuple(_widen(i) for i in index)
+    if isinstance(index, list) and any(isinstance(i, torch.Tensor) for i in index):
+        return [_widen(i) for i in index]
+    return index
+
+
+def _install_int_indices():
+    get, set_ = torch.Tensor.__getitem__, torch.Tensor.__setitem__
+
+    def __getitem__(self, index):
+        return get(self, _widen(index))
+
+    def __setitem__(self, index, value):
+        return set_(self, _widen(index), value)
+
+    torch.Tensor.__getitem__ = __getitem__
+    torch.Tensor.__setitem__ = __setitem__
+
+
 ADDED = []
 
 
@@ -59,6 +95,9 @@ def install():
 
         torch.nn.RMSNorm = RMSNorm
         ADDED.append("torch.nn.RMSNorm")
+    if not _int_indices_supported():
+        _install_int_indices()
+        ADDED.append("int32/int16/int8 index tensors in Tensor[...]")
     for name in ("uint16", "uint32", "uint64"):
         if not hasattr(torch, name):
             setattr(torch, name, _uint_stand_in())

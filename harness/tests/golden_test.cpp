@@ -159,6 +159,24 @@ TEST_F(GoldenTest, RmsNormComesFromTheCompatLayer) {
   }
 }
 
+TEST_F(GoldenTest, Int32IndexTensorsAndPrintsToStdoutWork) {
+  Task t = makeTask("int_index", {decl("x", {DType::F32}), decl("idx", {DType::I32})}, {decl("y", {DType::F32})});
+  Case c = makeCase({caseTensor({4}, DType::F32), caseTensor({3}, DType::I32)});
+  GoldenResult r = runner().run(t, c, {tensor("x", DType::F32, {4}, {10, 20, 30, 40}), tensor("idx", DType::I32, {3}, {3, 0, 3})});
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.outputs[0].tensor.data, (std::vector<double>{40, 10, 40}));
+}
+
+TEST_F(GoldenTest, NumericAttributeStringsBecomeFloatsAsInCannBench) {
+  Task t = makeTask("optional_bias", {decl("x", {DType::F32}), decl("bias", {DType::F32}, true)}, {decl("y", {DType::F32})});
+  CaseTensor absent;
+  absent.present = false;
+  GoldenResult r = runner().run(t, makeCase({caseTensor({2}, DType::F32), absent}, R"({"scale": "0.5"})"),
+                                {tensor("x", DType::F32, {2}, {1, -4})});
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.outputs[0].tensor.data, (std::vector<double>{0.5, -2}));
+}
+
 TEST_F(GoldenTest, AbsentOptionalInputIsPassedAsNone) {
   Task t = makeTask("optional_bias", {decl("x", {DType::F32}), decl("bias", {DType::F32}, true)}, {decl("y", {DType::F32})});
   CaseTensor absent;
