@@ -286,6 +286,25 @@ TEST_F(GoldenTest, InterpreterThatCannotStartIsReported) {
             "cannot exec the golden worker's interpreter");
 }
 
+TEST_F(GoldenTest, RequestsThatCannotBeBuiltSayWhy) {
+  GoldenRunner& g = runner();
+  Case badAttrs = addExpCase_;
+  badAttrs.attrsJson = "[1, 2]";
+  EXPECT_EQ(g.run(addExp_, badAttrs, addExpInputs_).error,
+            "golden of add_exp case 1: the case's attributes are not a JSON object: [1, 2]");
+  EXPECT_EQ(g.run(addExp_, addExpCase_, {addExpInputs_[0]}).error, "golden of add_exp case 1: no tensor for input 'y'");
+  Task list = makeTask("with_inputs_py", {decl("offsets", {DType::I32}), decl("xs", {DType::F32}, false, true)},
+                       {decl("y", {DType::I32})});
+  CaseTensor xs = caseTensor({2}, DType::F32);
+  xs.isList = true;
+  EXPECT_EQ(g.run(list, makeCase({caseTensor({1}, DType::I32), xs}), {tensor("offsets", DType::I32, {1}, {0})}).error,
+            "golden of with_inputs_py case 1: no tensors for the tensor list input 'xs'");
+  Task missing = addExp_;
+  missing.dir = kData / "no_such_task";
+  EXPECT_EQ(g.run(missing, addExpCase_, addExpInputs_).error,
+            fmt::format("golden of add_exp case 1: cannot read {}", (kData / "no_such_task" / "golden.py").string()));
+}
+
 TEST_F(GoldenTest, GetInputHookReshapesTheGeneratedInputs) {
   Task t = makeTask("scatter_rows", {decl("data", {DType::F32}), decl("index", {DType::I64})}, {decl("y", {DType::F32})});
   Case c = makeCase({caseTensor({3, 2}, DType::F32), caseTensor({4}, DType::I64)});
