@@ -199,6 +199,7 @@ TEST_F(GoldenTest, PythonErrorIsThisRequestsErrorAndTheWorkerGoesOn) {
   EXPECT_EQ(r.error.rfind("golden of raises case 1: ", 0), 0u) << r.error;
   EXPECT_NE(r.error.find("in _check"), std::string::npos) << r.error;
   EXPECT_EQ(r.error.substr(r.error.rfind('\n') + 1), "ValueError: bad golden: x has 5 elements");
+  EXPECT_TRUE(fs::is_empty(scratch_ / "work" / "requests"));  // a failed request leaves no files behind
 
   GoldenResult next = runner_->run(addExp_, addExpCase_, addExpInputs_);
   EXPECT_TRUE(next.ok) << next.error;

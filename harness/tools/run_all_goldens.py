@@ -17,6 +17,7 @@ import json
 import os
 import re
 import select
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -242,6 +243,8 @@ def main():
             "FAIL [%s] %s" % (entry["stage"], reason_of(entry["error"])[:160])
         print("%-70s case %-4s %s" % (rel, entry.get("case", "-"), status), flush=True)
     worker.stop()
+    log.close()
+    shutil.rmtree(scratch, ignore_errors=True)
     wall = time.perf_counter() - wall0
 
     ok = [r for r in results if r["ok"]]
