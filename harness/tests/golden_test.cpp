@@ -149,6 +149,11 @@ TEST_F(GoldenTest, RmsNormComesFromTheCompatLayer) {
   ASSERT_TRUE(r.ok) << r.error;
   ASSERT_EQ(r.outputs.size(), 1u);
   EXPECT_EQ(r.outputs[0].tensor.dtype, DType::F16);
+  // Recorded as the one op a device runs, not as the compat layer's CPU decomposition.
+  ASSERT_EQ(r.ops.size(), 1u);
+  EXPECT_EQ(r.ops[0].name, "aten::rms_norm");
+  EXPECT_EQ(r.ops[0].inShapes, (std::vector<std::vector<int64_t>>{{2, 4}, {4}}));
+  EXPECT_EQ(r.ops[0].outShapes, (std::vector<std::vector<int64_t>>{{2, 4}}));
   for (int row = 0; row < 2; ++row) {
     double ms = 0;
     for (int k = 0; k < 4; ++k) ms += in[0].tensor.data[row * 4 + k] * in[0].tensor.data[row * 4 + k] / 4;
