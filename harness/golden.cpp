@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <chrono>
 #include <cmath>
@@ -174,7 +175,8 @@ class PythonGoldenRunner final : public GoldenRunner {
   explicit PythonGoldenRunner(PythonGoldenOptions options) : options_(std::move(options)) {
     if (options_.workerDir.empty()) options_.workerDir = TILECRAFT_HARNESS_PYTHON_DIR;
     if (options_.workDir.empty()) {
-      options_.workDir = fs::temp_directory_path() / fmt::format("tilecraft-golden-{}", ::getpid());
+      options_.workDir = fs::temp_directory_path() / fmt::format("tilecraft-golden-{}-{}", ::getpid(), ++instances_);
+      ownsWorkDir_ = true;
     }
     std::error_code ec;
     fs::create_directories(options_.workDir, ec);
@@ -192,11 +194,11 @@ class PythonGoldenRunner final : public GoldenRunner {
     if (attrs.is_discarded() || !attrs.is_object()) {
       return failure(fmt::format("{}: the case's attributes are not a JSON object: {}", where, c.attrsJson));
     }
-    fs::path dir = nextRequestDir();
+    RequestDir dir(nextRequestDir());
     Json inputSpecs = Json::array();
     std::vector<std::string> encoded;  // for the cache key, in order
     std::string error;
-    if (!writeInputs(task, c, inputs, dir, inputSpecs, encoded, &error)) return failure(where + ": " + error);
+    if (!writeInputs(task, c, inputs, dir.path, inputSpecs, encoded, &error)) return failure(where + ": " + error);
 
     Json outputs = Json::array();
     for (size_t i = 0; i < task.outputs.size(); ++i) {
@@ -224,7 +226,7 @@ class PythonGoldenRunner final : public GoldenRunner {
     Json req = {{"op", "golden"},      {"task_dir", fs::absolute(task.dir).string()},
                 {"functions", functions}, {"inputs", inputSpecs},
                 {"attrs", attrs},         {"outputs", outputs},
-                {"out_dir", (dir / "out").string()}};
+                {"out_dir", (dir.path / "out").string()}};
     Json reply;
     if (!call(req, where, &reply, &error)) return failure(error);
 
@@ -251,7 +253,6 @@ class PythonGoldenRunner final : public GoldenRunner {
     }
     result.ok = true;
     if (!key.empty()) writeCache(key, result, files);
-    removeDir(dir);
     return result;
   }
 
@@ -276,10 +277,19 @@ class PythonGoldenRunner final : public GoldenRunner {
   ~PythonGoldenRunner() override {
     worker_->stop();
     std::error_code ec;
-    fs::remove_all(options_.workDir / "requests", ec);
+    fs::remove_all(ownsWorkDir_ ? options_.workDir : options_.workDir / "requests", ec);
   }
 
  private:
+  // A request's scratch folder, removed when the request is done, whatever its outcome.
+  struct RequestDir {
+    explicit RequestDir(fs::path p) : path(std::move(p)) {}
+    RequestDir(const RequestDir&) = delete;
+    RequestDir& operator=(const RequestDir&) = delete;
+    ~RequestDir() { removeDir(path); }
+    fs::path path;
+  };
+
   fs::path nextRequestDir() {
     fs::path dir = options_.workDir / "requests" / fmt::format("{}", ++requests_);
     std::error_code ec;
@@ -359,19 +369,19 @@ class PythonGoldenRunner final : public GoldenRunner {
       dtypes.push_back(torchDtypeName(t.dtype));
       ranges.push_back(rangeJson(t.valueRange));
     }
-    fs::path dir = nextRequestDir();
+    RequestDir dir(nextRequestDir());
     Json req = {{"op", "inputs"},
                 {"task_dir", fs::absolute(task.dir).string()},
                 {"case", {{"shapes", shapes}, {"dtypes", dtypes}, {"value_ranges", ranges}, {"attrs", attrs}}},
                 {"seed", seed},
                 {"names", names},
                 {"dtypes", dtypes},
-                {"out_dir", (dir / "out").string()}};
+                {"out_dir", (dir.path / "out").string()}};
     std::string error;
     if (base != nullptr) {
       Json specs = Json::array();
       std::vector<std::string> encoded;
-      if (!writeInputs(task, c, *base, dir, specs, encoded, &error)) return failure(where + ": " + error);
+      if (!writeInputs(task, c, *base, dir.path, specs, encoded, &error)) return failure(where + ": " + error);
       req["base"] = specs;
     }
     Json reply;
@@ -395,7 +405,6 @@ class PythonGoldenRunner final : public GoldenRunner {
       }
     }
     result.ok = true;
-    removeDir(dir);
     return result;
   }
 
@@ -486,6 +495,8 @@ class PythonGoldenRunner final : public GoldenRunner {
   std::unique_ptr<LineWorker> worker_;
   std::mutex mutex_;
   uint64_t requests_ = 0;
+  bool ownsWorkDir_ = false;
+  static inline std::atomic<int> instances_ = 0;
 };
 
 // Whether `path` names an interpreter that imports torch; `said` is what it answered otherwise.

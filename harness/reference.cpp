@@ -92,6 +92,8 @@ const std::map<std::string, Family, std::less<>>& families() {
     set({"sum", "mean", "amax", "amin", "max", "min", "argmax", "argmin", "prod", "any", "all", "nansum",
          "aminmax", "count_nonzero"},
         {Kind::Reduce, {V::Reduce}, true});
+    // x*x, sum, multiply by the row's rstd, multiply by gamma (the rstd itself is per row): perf's RmsNorm.
+    set({"rms_norm"}, {Kind::Reduce, {V::Binary, V::Reduce, V::Unary, V::Binary}, true});
     set({"var", "std", "var_mean", "std_mean"}, {Kind::Reduce, {V::Reduce, V::Binary, V::Binary, V::Reduce}, true});
     set({"norm", "linalg_vector_norm", "frobenius_norm"}, {Kind::Reduce, {V::Binary, V::Reduce}, true});
     set({"logsumexp"}, {Kind::Reduce, {V::Reduce, V::Binary, V::Exp, V::Reduce}, true});

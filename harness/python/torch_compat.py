@@ -10,6 +10,25 @@ import torch
 import torch.nn.functional as F
 
 
+# Set by the worker while it captures a golden's ATen ops: recorder(name, fn, args, kwargs) runs fn and records
+# it as the one op `name`, as a device backend runs it (torch_npu's RmsNorm is one kernel), not as the CPU
+# decomposition below.
+recorder = None
+
+
+def _one_op(name):
+    def wrap(fn):
+        def run(*args, **kwargs):
+            if recorder is None:
+                return fn(*args, **kwargs)
+            return recorder(name, fn, args, kwargs)
+        run.__name__ = fn.__name__
+        run.__doc__ = fn.__doc__
+        return run
+    return wrap
+
+
+@_one_op("aten::rms_norm")
 def _rms_norm(input, normalized_shape, weight=None, eps=None):
     # torch 2.4: y = x / sqrt(mean(x^2 over the normalized dims) + eps) * weight; eps None means
     # torch.finfo(x.dtype).eps. Reduced precision types accumulate in float32 (opmath), as torch does.
@@ -32,6 +51,42 @@ def _uint_stand_in():
     # torch 2.3 added uint16/uint32/uint64 as limited "shell" dtypes. Goldens only use them as cast targets
     # of bit patterns; int64 holds every uint32 value exactly, so it stands in for the missing ones.
     return torch.int64
+
+
+def _int_indices_supported():
+    try:
+        torch.zeros(2)[torch.tensor([0], dtype=torch.int32)]
+        return True
+    except IndexError:
+        return False
+
+
+_NARROW_INT = (torch.int8, torch.int16, torch.int32)
+
+
+def _widen(index):
+    # torch 2.0 accepts int8/int16/int32 index tensors wherever int64 ones go (advanced indexing); 1.13 raises
+    # "tensors used as indices must be long, byte or bool tensors". The values are the same in int64.
+    if isinstance(index, torch.Tensor):
+        return index.long() if index.dtype in _NARROW_INT else index
+    if isinstance(index, tuple):
+        return tuple(_widen(i) for i in index)
+    if isinstance(index, list) and any(isinstance(i, torch.Tensor) for i in index):
+        return [_widen(i) for i in index]
+    return index
+
+
+def _install_int_indices():
+    get, set_ = torch.Tensor.__getitem__, torch.Tensor.__setitem__
+
+    def __getitem__(self, index):
+        return get(self, _widen(index))
+
+    def __setitem__(self, index, value):
+        return set_(self, _widen(index), value)
+
+    torch.Tensor.__getitem__ = __getitem__
+    torch.Tensor.__setitem__ = __setitem__
 
 
 ADDED = []
@@ -59,6 +114,9 @@ def install():
 
         torch.nn.RMSNorm = RMSNorm
         ADDED.append("torch.nn.RMSNorm")
+    if not _int_indices_supported():
+        _install_int_indices()
+        ADDED.append("int32/int16/int8 index tensors in Tensor[...]")
     for name in ("uint16", "uint32", "uint64"):
         if not hasattr(torch, name):
             setattr(torch, name, _uint_stand_in())

@@ -149,6 +149,11 @@ TEST_F(GoldenTest, RmsNormComesFromTheCompatLayer) {
   ASSERT_TRUE(r.ok) << r.error;
   ASSERT_EQ(r.outputs.size(), 1u);
   EXPECT_EQ(r.outputs[0].tensor.dtype, DType::F16);
+  // Recorded as the one op a device runs, not as the compat layer's CPU decomposition.
+  ASSERT_EQ(r.ops.size(), 1u);
+  EXPECT_EQ(r.ops[0].name, "aten::rms_norm");
+  EXPECT_EQ(r.ops[0].inShapes, (std::vector<std::vector<int64_t>>{{2, 4}, {4}}));
+  EXPECT_EQ(r.ops[0].outShapes, (std::vector<std::vector<int64_t>>{{2, 4}}));
   for (int row = 0; row < 2; ++row) {
     double ms = 0;
     for (int k = 0; k < 4; ++k) ms += in[0].tensor.data[row * 4 + k] * in[0].tensor.data[row * 4 + k] / 4;
@@ -157,6 +162,24 @@ TEST_F(GoldenTest, RmsNormComesFromTheCompatLayer) {
       EXPECT_EQ(r.outputs[0].tensor.data[row * 4 + k], interp::roundTo(expected, DType::F16)) << row << "," << k;
     }
   }
+}
+
+TEST_F(GoldenTest, Int32IndexTensorsAndPrintsToStdoutWork) {
+  Task t = makeTask("int_index", {decl("x", {DType::F32}), decl("idx", {DType::I32})}, {decl("y", {DType::F32})});
+  Case c = makeCase({caseTensor({4}, DType::F32), caseTensor({3}, DType::I32)});
+  GoldenResult r = runner().run(t, c, {tensor("x", DType::F32, {4}, {10, 20, 30, 40}), tensor("idx", DType::I32, {3}, {3, 0, 3})});
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.outputs[0].tensor.data, (std::vector<double>{40, 10, 40}));
+}
+
+TEST_F(GoldenTest, NumericAttributeStringsBecomeFloatsAsInCannBench) {
+  Task t = makeTask("optional_bias", {decl("x", {DType::F32}), decl("bias", {DType::F32}, true)}, {decl("y", {DType::F32})});
+  CaseTensor absent;
+  absent.present = false;
+  GoldenResult r = runner().run(t, makeCase({caseTensor({2}, DType::F32), absent}, R"({"scale": "0.5"})"),
+                                {tensor("x", DType::F32, {2}, {1, -4})});
+  ASSERT_TRUE(r.ok) << r.error;
+  EXPECT_EQ(r.outputs[0].tensor.data, (std::vector<double>{0.5, -2}));
 }
 
 TEST_F(GoldenTest, AbsentOptionalInputIsPassedAsNone) {
@@ -181,6 +204,7 @@ TEST_F(GoldenTest, PythonErrorIsThisRequestsErrorAndTheWorkerGoesOn) {
   EXPECT_EQ(r.error.rfind("golden of raises case 1: ", 0), 0u) << r.error;
   EXPECT_NE(r.error.find("in _check"), std::string::npos) << r.error;
   EXPECT_EQ(r.error.substr(r.error.rfind('\n') + 1), "ValueError: bad golden: x has 5 elements");
+  EXPECT_TRUE(fs::is_empty(scratch_ / "work" / "requests"));  // a failed request leaves no files behind
 
   GoldenResult next = runner_->run(addExp_, addExpCase_, addExpInputs_);
   EXPECT_TRUE(next.ok) << next.error;
@@ -266,6 +290,25 @@ TEST_F(GoldenTest, InterpreterThatCannotStartIsReported) {
   EXPECT_EQ(r.error,
             "golden of add_exp case 1: the golden worker (/nonexistent/python3) did not start (exit status 127): "
             "cannot exec the golden worker's interpreter");
+}
+
+TEST_F(GoldenTest, RequestsThatCannotBeBuiltSayWhy) {
+  GoldenRunner& g = runner();
+  Case badAttrs = addExpCase_;
+  badAttrs.attrsJson = "[1, 2]";
+  EXPECT_EQ(g.run(addExp_, badAttrs, addExpInputs_).error,
+            "golden of add_exp case 1: the case's attributes are not a JSON object: [1, 2]");
+  EXPECT_EQ(g.run(addExp_, addExpCase_, {addExpInputs_[0]}).error, "golden of add_exp case 1: no tensor for input 'y'");
+  Task list = makeTask("with_inputs_py", {decl("offsets", {DType::I32}), decl("xs", {DType::F32}, false, true)},
+                       {decl("y", {DType::I32})});
+  CaseTensor xs = caseTensor({2}, DType::F32);
+  xs.isList = true;
+  EXPECT_EQ(g.run(list, makeCase({caseTensor({1}, DType::I32), xs}), {tensor("offsets", DType::I32, {1}, {0})}).error,
+            "golden of with_inputs_py case 1: no tensors for the tensor list input 'xs'");
+  Task missing = addExp_;
+  missing.dir = kData / "no_such_task";
+  EXPECT_EQ(g.run(missing, addExpCase_, addExpInputs_).error,
+            fmt::format("golden of add_exp case 1: cannot read {}", (kData / "no_such_task" / "golden.py").string()));
 }
 
 TEST_F(GoldenTest, GetInputHookReshapesTheGeneratedInputs) {

@@ -120,6 +120,9 @@ TEST(MeasuredBaseline, FoundByWalkingUpToTheCheckoutsMetadata) {
   EXPECT_EQ(measuredBaselineUs(t, caseWithId("2")), std::optional<double>(40.0));
   EXPECT_EQ(measuredBaselineUs(t, caseWithId("9")), std::nullopt);
   EXPECT_EQ(measuredBaselineUs(taskAt(kData / "add_exp", "add_exp"), caseWithId("1")), std::nullopt);
+  // A bench_lab suite keeps its own metadata folder.
+  Task suite = taskAt(kData / "checkout" / "bench_lab" / "suite" / "level4" / "mm_op", "mm_op");
+  EXPECT_EQ(measuredBaselineUs(suite, caseWithId("3")), std::optional<double>(2577.74));
 
   GoldenResult g;
   g.ok = true;
