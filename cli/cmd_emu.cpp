@@ -7,7 +7,6 @@
 
 #include "cli/emu_run.h"
 #include "cli/registry.h"
-#include "support/process.h"
 
 namespace tilecraft::cli {
 namespace {
@@ -22,8 +21,7 @@ void registerEmuCommands(CLI::App& app) {
   options->includeDir = include != nullptr && *include != '\0' ? include : TILECRAFT_EMU_INCLUDE_DIR;
   addEmuRunOptions(*run, *options);
   run->callback([options] {
-    support::SystemProcessRunner runner;
-    int status = runEmuFiles(*options, runner, std::cout, std::cerr);
+    int status = runEmuFiles(*options, std::cout, std::cerr);
     if (status != 0) throw CLI::RuntimeError(status);
   });
 }

@@ -10,7 +10,6 @@
 #include "cli/registry.h"
 #include "fuzz/driver.h"
 #include "fuzz/emulate.h"
-#include "support/process.h"
 
 namespace tilecraft::cli {
 namespace {
@@ -54,6 +53,9 @@ void registerFuzzCommand(CLI::App& app) {
       ->needs(emulateFlag);
   cmd->add_option("--keep", emulate->keepDir, "--emulate: keep each failing program's .tile and AscendC here")
       ->needs(emulateFlag);
+  cmd->add_flag("!--no-sandbox", emulate->sandbox,
+                "--emulate: build and run without bubblewrap (same limits, no isolation: for debugging)")
+      ->needs(emulateFlag);
   cmd->callback([options, emulate, emulateOn] {
     int status = 0;
     if (*emulateOn) {
@@ -61,8 +63,7 @@ void registerFuzzCommand(CLI::App& app) {
       emulate->count = options->count;
       const char* include = std::getenv("TILECRAFT_EMU_INCLUDE");
       emulate->emuInclude = include != nullptr && *include != '\0' ? include : TILECRAFT_EMU_INCLUDE_DIR;
-      support::SystemProcessRunner runner;
-      status = fuzz::runEmulate(*emulate, runner, std::cout, std::cerr);
+      status = fuzz::runEmulate(*emulate, std::cout, std::cerr);
     } else {
       interp::DiskFiles files;
       status = fuzz::runFuzz(*options, files, std::cout, std::cerr);

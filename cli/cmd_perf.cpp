@@ -19,7 +19,7 @@ void registerPerfCommands(CLI::App& app) {
   auto options = std::make_shared<perf::CalibrateOptions>();
   calibrate->add_option("FILE.csv", options->csv,
                         "Cases CSV (default: $TILECRAFT_SHARED/calibration/cann_bench_910b2_public.csv, "
-                        "else ../shared/calibration/ beside the source tree)");
+                        "else the repository's data/calibration/)");
   calibrate->add_flag("--json", options->json, "Print one JSON object instead of the text report");
   calibrate->add_option("--arch", options->arch, "Architecture spec in configs/arch/ (default 910b2)");
   calibrate->callback([options] {

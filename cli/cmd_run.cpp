@@ -7,7 +7,9 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <cmath>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <system_error>
 
@@ -18,7 +20,7 @@
 #include "codegen/driver.h"
 #include "perf/error.h"
 #include "perf/timeline_command.h"
-#include "support/process.h"
+#include "runner/service.h"
 
 namespace tilecraft::cli {
 namespace {
@@ -37,14 +39,9 @@ struct RunOptions {
   int show = 8;
   bool profile = true;
   std::string diagnostics = "text";
+  std::string range;    // LO,HI: the range of generated inputs
+  bool sandbox = true;
 };
-
-std::string readFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 fs::path workFolder(const std::string& keepDir, bool& temporary) {
   temporary = keepDir.empty();
@@ -66,54 +63,100 @@ void printOutcome(const std::string& name, const FileOutcome& outcome) {
   for (const std::string& d : outcome.details) std::cout << "    " << d << '\n';
 }
 
-int runTile(const RunOptions& options, support::ProcessRunner& runner) {
+// NAME=FILE with FILE resolved from the caller's folder (the program runs in its own), or the error.
+std::optional<std::string> resolveInput(const std::string& spec, std::string& resolved, std::vector<std::string>& readable) {
+  size_t eq = spec.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size()) {
+    return fmt::format("error: --in takes NAME=FILE, got '{}'", spec);
+  }
+  fs::path file = fs::absolute(spec.substr(eq + 1)).lexically_normal();
+  std::error_code ec;
+  if (!fs::is_regular_file(file, ec)) {
+    return fmt::format("error: --in {}: no such file '{}'", spec.substr(0, eq), spec.substr(eq + 1));
+  }
+  resolved = spec.substr(0, eq + 1) + file.string();
+  readable.push_back(file.string());
+  return std::nullopt;
+}
+
+int runTile(const RunOptions& options) {
+  std::vector<std::string> inputs, readable;
+  for (const std::string& in : options.inputs) {
+    std::string resolved;
+    if (auto error = resolveInput(in, resolved, readable)) {
+      std::cerr << *error << '\n';
+      return 2;
+    }
+    inputs.push_back(resolved);
+  }
   std::string code, kernel;
   int status = codegen::compileToAscendC({options.file, options.diagnostics}, code, kernel, std::cerr);
   if (status != 0) return status;
+  runner::ServiceOptions serviceOptions;
+  serviceOptions.emuInclude = TILECRAFT_EMU_INCLUDE_DIR;
+  serviceOptions.sandbox = options.sandbox;
+  std::unique_ptr<runner::BuildRunService> service = runner::makeBuildRunService(serviceOptions);
+  if (std::string problem = service->sandboxProblem(); !problem.empty()) {
+    std::cerr << "error: " << problem << '\n';
+    return 2;
+  }
   bool temporary = false;
   fs::path dir = workFolder(options.keepDir, temporary);
-  fs::path source = dir / (kernel + ".cpp"), program = dir / kernel, report = dir / "report.jsonl",
-           trace = dir / "trace.jsonl";
+  fs::path source = dir / (kernel + ".cpp"), outputs = dir / "outputs";
   std::ofstream(source) << code;
-  fs::remove(report);
-  fs::remove(trace);
+  std::error_code ec;
+  fs::remove_all(outputs, ec);
 
-  support::ProcessSpec build;
-  build.argv = {"g++", "-std=c++17", "-O1", "-Wall", "-Wextra", "-DASCENDC_CPU_DEBUG", "-I", TILECRAFT_EMU_INCLUDE_DIR,
-                source.string(), "-pthread", "-o", program.string()};
-  build.timeoutSeconds = kCompileTimeoutSeconds;
-  build.env["LC_ALL"] = "C";
-  FileOutcome outcome = judgeCompile(runner.run(build));
+  runner::BuildRequest build;
+  build.source = source.string();
+  build.limits = compileLimits();
+  runner::BuildResult built = service->build(build);
+  FileOutcome outcome = judgeCompile(built);
   if (outcome.passed) {
-    support::ProcessSpec run;
-    run.argv = {program.string(), "--seed", std::to_string(options.seed), "--show", std::to_string(options.show)};
-    for (const std::string& s : options.shapes) run.argv.push_back(s);
-    for (const std::string& a : options.attrs) run.argv.push_back(a);
-    for (const std::string& in : options.inputs) {
-      run.argv.push_back("--in");
-      run.argv.push_back(in);
-    }
+    runner::RunRequest run;
+    run.program = built.program;
+    run.args = {"--seed", std::to_string(options.seed), "--show", std::to_string(options.show)};
+    if (!options.range.empty()) run.args.insert(run.args.end(), {"--range", options.range});
+    for (const std::string& s : options.shapes) run.args.push_back(s);
+    for (const std::string& a : options.attrs) run.args.push_back(a);
+    for (const std::string& in : inputs) run.args.insert(run.args.end(), {"--in", in});
     if (!options.outDir.empty()) {
-      fs::create_directories(options.outDir);
-      run.argv.push_back("--out-dir");
-      run.argv.push_back(fs::absolute(options.outDir).string());
+      fs::create_directories(outputs);
+      run.args.insert(run.args.end(), {"--out-dir", outputs.string()});
     }
-    run.workdir = dir.string();
-    run.timeoutSeconds = options.timeoutSeconds;
-    run.env["TILECRAFT_EMU_REPORT"] = report.string();
-    if (options.profile) run.env["TILECRAFT_EMU_TRACE"] = trace.string();
-    support::ProcessResult result = runner.run(run);
-    if (result.exitCode == 2) {
+    run.workDir = dir.string();
+    run.readOnlyPaths = readable;
+    run.trace = options.profile;
+    run.limits = runLimits(options.timeoutSeconds);
+    runner::RunResult result = service->run(run);
+    if (result.status == runner::RunStatus::UsageError) {
       // The launcher refused its arguments (a missing dim, an unknown name): a usage error, said as it said it.
       std::cerr << result.err;
-      if (temporary) fs::remove_all(dir);
+      if (temporary) fs::remove_all(dir, ec);
       return 2;
     }
-    outcome = judgeRun(result, fs::exists(report) ? readFile(report) : std::string(), options.timeoutSeconds);
-    if (outcome.passed && options.profile && fs::exists(trace)) {
+    outcome = judgeRun(result, options.timeoutSeconds);
+    if (!options.keepDir.empty()) {
+      fs::copy_file(built.program, dir / kernel, fs::copy_options::overwrite_existing, ec);
+      std::ofstream(dir / "report.jsonl", std::ios::binary) << result.report;
+    }
+    if (outcome.passed && !options.outDir.empty()) {
+      fs::create_directories(options.outDir, ec);
+      for (const auto& entry : fs::directory_iterator(outputs, ec)) {
+        fs::copy_file(entry.path(), fs::path(options.outDir) / entry.path().filename(),
+                      fs::copy_options::overwrite_existing, ec);
+        if (ec) {
+          outcome = FileOutcome{};
+          outcome.summary = fmt::format("cannot write '{}': {}", (fs::path(options.outDir) / entry.path().filename()).string(),
+                                        ec.message());
+          break;
+        }
+      }
+    }
+    if (outcome.passed && options.profile && !result.tracePath.empty()) {
       try {
         perf::ArchSpec arch = perf::loadArchByName("910b2", perf::defaultArchDir());
-        std::istringstream profile(perf::profileTraceFile(trace.string(), arch));
+        std::istringstream profile(perf::profileTraceFile(result.tracePath, arch));
         for (std::string line; std::getline(profile, line);) outcome.details.push_back(line);
       } catch (const perf::PerfError& e) {
         outcome.details.push_back(fmt::format("no profile: {}", e.what()));
@@ -125,8 +168,7 @@ int runTile(const RunOptions& options, support::ProcessRunner& runner) {
                                           "rerun with --keep DIR to inspect {}", source.filename().string()));
   }
   printOutcome(kernel, outcome);
-  std::error_code ignored;
-  if (temporary) fs::remove_all(dir, ignored);
+  if (temporary) fs::remove_all(dir, ec);
   return outcome.passed ? 0 : 1;
 }
 
@@ -144,11 +186,29 @@ void registerRunCommand(CLI::App& app) {
   cmd->add_option("--timeout", options->timeoutSeconds, "Seconds the kernel may run")->capture_default_str();
   cmd->add_option("--show", options->show, "Values printed per output")->capture_default_str();
   cmd->add_flag("!--no-profile", options->profile, "Do not simulate the run on the performance model");
+  cmd->add_option("--range", options->range, "Generated inputs uniform in [LO, HI) (integers: LO..HI), as LO,HI")
+      ->check(CLI::Validator(
+          [](std::string& value) -> std::string {
+            size_t comma = value.find(',');
+            char* end = nullptr;
+            if (comma != std::string::npos) {
+              double lo = std::strtod(value.c_str(), &end);
+              bool loOk = end == value.c_str() + comma;
+              double hi = std::strtod(value.c_str() + comma + 1, &end);
+              bool hiOk = end == value.c_str() + value.size() && comma + 1 < value.size();
+              if (loOk && hiOk && std::isfinite(lo) && std::isfinite(hi)) {
+                return lo < hi ? "" : "'" + value + "': LO must be below HI (e.g. --range -2,2)";
+              }
+            }
+            return "'" + value + "' is not LO,HI (two finite numbers, e.g. --range -2,2)";
+          },
+          "LO,HI"));
+  cmd->add_flag("!--no-sandbox", options->sandbox,
+                "Build and run without bubblewrap (same limits, no isolation: for debugging)");
   cmd->add_option("--diagnostics", options->diagnostics, "Compiler diagnostics on stderr: text | json")
       ->capture_default_str();
   cmd->callback([options] {
-    support::SystemProcessRunner runner;
-    int status = runTile(*options, runner);
+    int status = runTile(*options);
     if (status != 0) throw CLI::RuntimeError(status);
   });
 }

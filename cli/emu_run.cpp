@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <ostream>
@@ -53,21 +54,6 @@ std::vector<std::string> tail(const std::string& text, size_t count) {
 
 std::string plural(uint64_t n, const char* one, const char* many) {
   return fmt::format("{} {}", n, n == 1 ? one : many);
-}
-
-std::string readFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-// Describes a child that did not exit normally; empty if it did.
-std::optional<std::string> abnormalEnd(const support::ProcessResult& r, double timeoutSeconds) {
-  if (r.timedOut) return fmt::format("timed out after {:g} s", timeoutSeconds);
-  if (r.termSignal != 0) return fmt::format("killed by signal {}", r.termSignal);
-  if (r.exitCode < 0) return r.err;  // never started: err says why
-  return std::nullopt;
 }
 
 FileOutcome fail(std::string summary, std::vector<std::string> details = {}) {
@@ -181,34 +167,47 @@ void addProfile(FileOutcome& outcome, const fs::path& trace) {
   }
 }
 
-FileOutcome buildAndRun(const EmuRunOptions& options, support::ProcessRunner& runner, const std::string& file,
+FileOutcome buildAndRun(const EmuRunOptions& options, runner::BuildRunService& service, const std::string& file,
                         const fs::path& workDir, std::optional<fs::path> tracePath) {
   fs::create_directories(workDir);
-  if (!tracePath && options.profile) tracePath = workDir / "trace.jsonl";
-  fs::path program = workDir / "prog";
   fs::path report = workDir / "report.jsonl";
-  // The emulator appends to both files; a kept folder or trace folder may hold an earlier run's.
+  // A kept folder or trace folder may hold an earlier run's files.
   fs::remove(report);
   if (tracePath) fs::remove(*tracePath);
 
-  support::ProcessSpec compile;
-  compile.argv = {options.compiler, "-std=c++17", options.optLevel, "-DASCENDC_CPU_DEBUG", "-I", options.includeDir,
-                  file,             "-pthread",   "-o",             program.string()};
-  compile.timeoutSeconds = kCompileTimeoutSeconds;
-  // Plain ASCII quotes and English text: the messages are shown to people and LLMs, and compared in tests.
-  compile.env["LC_ALL"] = "C";
-  FileOutcome compiled = judgeCompile(runner.run(compile));
+  runner::BuildRequest build;
+  build.source = file;
+  build.optLevel = options.optLevel;
+  build.warnings = false;  // sample kernels are the user's: their warnings are not failures here
+  build.limits = compileLimits();
+  runner::BuildResult built = service.build(build);
+  FileOutcome compiled = judgeCompile(built);
   if (!compiled.passed) return compiled;
 
-  support::ProcessSpec run;
-  run.argv = {program.string()};
-  run.workdir = workDir.string();
-  run.timeoutSeconds = options.timeoutSeconds;
-  run.env["TILECRAFT_EMU_REPORT"] = report.string();
-  if (tracePath) run.env["TILECRAFT_EMU_TRACE"] = tracePath->string();
-  support::ProcessResult result = runner.run(run);
-  FileOutcome outcome = judgeRun(result, fs::exists(report) ? readFile(report) : std::string(), options.timeoutSeconds);
-  if (outcome.passed && options.profile && tracePath) addProfile(outcome, *tracePath);
+  runner::RunRequest run;
+  run.program = built.program;
+  run.workDir = workDir.string();
+  run.trace = tracePath.has_value() || options.profile;
+  run.limits = runLimits(options.timeoutSeconds);
+  runner::RunResult result = service.run(run);
+  FileOutcome outcome = judgeRun(result, options.timeoutSeconds);
+  // What a --keep user finds in the folder: the program and the verified report.
+  if (!options.keepDir.empty()) {
+    std::error_code ec;
+    fs::copy_file(built.program, workDir / "prog", fs::copy_options::overwrite_existing, ec);
+    std::ofstream(report, std::ios::binary) << result.report;
+  }
+  std::optional<fs::path> trace;
+  if (!result.tracePath.empty()) {
+    trace = result.tracePath;
+    if (tracePath) {
+      std::error_code ec;
+      fs::rename(result.tracePath, *tracePath, ec);
+      if (ec) fs::copy_file(result.tracePath, *tracePath, fs::copy_options::overwrite_existing, ec);
+      trace = *tracePath;
+    }
+  }
+  if (outcome.passed && options.profile && trace) addProfile(outcome, *trace);
   return outcome;
 }
 
@@ -253,19 +252,34 @@ void addEmuRunOptions(CLI::App& command, EmuRunOptions& options) {
   command.add_flag("--profile", options.profile,
                    "print each passing run's simulated timeline (910b2; `tilecraft perf simulate` for more)");
   command.add_flag("-q,--quiet", options.quiet, "print only the result lines");
+  command.add_flag("!--no-sandbox", options.sandbox,
+                   "build and run without bubblewrap (same limits, no isolation: for debugging trusted kernels)");
 }
 
-FileOutcome judgeCompile(const support::ProcessResult& compile) {
+runner::Limits compileLimits() {
+  runner::Limits limits;
+  limits.wallSeconds = kCompileTimeoutSeconds;
+  return limits;
+}
+
+runner::Limits runLimits(double timeoutSeconds) {
+  runner::Limits limits;
+  limits.wallSeconds = timeoutSeconds;
+  return limits;
+}
+
+FileOutcome judgeCompile(const runner::BuildResult& compile) {
+  if (compile.rejected) return fail("rejected by the source check", splitLines(compile.diagnostics));
+  if (compile.cannotStart) return fail(compile.diagnostics);
   if (compile.timedOut) return fail(fmt::format("compile timed out after {:g} s", kCompileTimeoutSeconds));
   if (compile.termSignal != 0) return fail(fmt::format("compiler killed by signal {}", compile.termSignal));
-  if (compile.exitCode < 0) return fail(compile.err);
-  if (compile.exitCode == 0) {
+  if (compile.ok) {
     FileOutcome ok;
     ok.passed = true;
     return ok;
   }
   // The first error and what follows it (source line, caret, the next errors), not the "In file included" noise.
-  auto lines = splitLines(compile.err);
+  auto lines = splitLines(compile.diagnostics);
   auto first = std::find_if(lines.begin(), lines.end(),
                             [](const std::string& l) { return l.find("error:") != std::string::npos; });
   if (first == lines.end()) first = lines.begin();
@@ -279,14 +293,31 @@ FileOutcome judgeCompile(const support::ProcessResult& compile) {
   return fail("compile error", std::move(shown));
 }
 
-FileOutcome judgeRun(const support::ProcessResult& run, const std::string& report, double timeoutSeconds) {
+FileOutcome judgeRun(const runner::RunResult& run, double timeoutSeconds) {
+  using runner::RunStatus;
   FileOutcome outcome = [&] {
-    if (auto reason = abnormalEnd(run, timeoutSeconds)) return fail(*reason, tail(run.err, kMaxStderrTail));
-    if (run.exitCode == kEmuCheckFailedStatus) {
-      if (auto failure = emulatorCheckFailure(run.err)) return *failure;
+    switch (run.status) {
+      case RunStatus::Passed: break;
+      case RunStatus::CheckFailed:
+        // The verdict channel names the check; the notes under it are on stderr.
+        if (auto failure = emulatorCheckFailure(run.err); failure && failure->summary == run.message) return *failure;
+        return fail(run.message);
+      case RunStatus::TimedOut:
+        if (run.message.rfind("timed out", 0) == 0) {
+          return fail(fmt::format("timed out after {:g} s", timeoutSeconds), tail(run.err, kMaxStderrTail));
+        }
+        return fail(run.message, tail(run.err, kMaxStderrTail));
+      case RunStatus::Crashed:
+      case RunStatus::UsageError:
+        if (run.termSignal != 0) return fail(fmt::format("killed by signal {}", run.termSignal), tail(run.err, kMaxStderrTail));
+        return fail(fmt::format("exit status {}", run.exitCode), tail(run.err, kMaxStderrTail));
+      case RunStatus::CannotStart:
+      case RunStatus::ForgedVerdict:
+      case RunStatus::LimitExceeded:
+      case RunStatus::SandboxViolation:
+        return fail(run.message, tail(run.err, kMaxStderrTail));
     }
-    if (run.exitCode != 0) return fail(fmt::format("exit status {}", run.exitCode), tail(run.err, kMaxStderrTail));
-    auto parsed = parseReport(report);
+    auto parsed = parseReport(run.report);
     if (auto* problem = std::get_if<std::string>(&parsed)) return fail(*problem);
     const auto& launches = std::get<std::vector<Launch>>(parsed);
     if (launches.empty()) {
@@ -310,10 +341,11 @@ FileOutcome judgeRun(const support::ProcessResult& run, const std::string& repor
     return passed;
   }();
   outcome.programOut = run.out;
+  if (run.droppedBytes > 0) outcome.details.push_back(fmt::format("({} bytes of output left out)", run.droppedBytes));
   return outcome;
 }
 
-int runEmuFiles(const EmuRunOptions& options, support::ProcessRunner& runner, std::ostream& out, std::ostream& err) {
+int runEmuFiles(const EmuRunOptions& options, runner::BuildRunService& service, std::ostream& out, std::ostream& err) {
   bool missing = false;
   for (const auto& file : options.files) {
     std::error_code ec;
@@ -354,7 +386,7 @@ int runEmuFiles(const EmuRunOptions& options, support::ProcessRunner& runner, st
       try {
         std::optional<fs::path> trace;
         if (!options.traceDir.empty()) trace = fs::absolute(options.traceDir) / (names[i] + ".trace.jsonl");
-        outcome = buildAndRun(options, runner, options.files[i], root->path() / names[i], trace);
+        outcome = buildAndRun(options, service, options.files[i], root->path() / names[i], trace);
       } catch (const std::exception& e) {
         outcome = fail(e.what());
       }
@@ -378,6 +410,24 @@ int runEmuFiles(const EmuRunOptions& options, support::ProcessRunner& runner, st
   }
   for (auto& thread : pool) thread.join();
   return allPassed ? 0 : 1;
+}
+
+int runEmuFiles(const EmuRunOptions& options, std::ostream& out, std::ostream& err) {
+  std::unique_ptr<runner::BuildRunService> service;
+  try {
+    runner::ServiceOptions serviceOptions;
+    serviceOptions.emuInclude = options.includeDir;
+    serviceOptions.sandbox = options.sandbox;
+    service = runner::makeBuildRunService(serviceOptions);
+  } catch (const std::exception& e) {
+    err << fmt::format("error: {}\n", e.what());
+    return 2;
+  }
+  if (std::string problem = service->sandboxProblem(); !problem.empty()) {
+    err << fmt::format("error: {}\n", problem);
+    return 2;
+  }
+  return runEmuFiles(options, *service, out, err);
 }
 
 }  // namespace tilecraft::cli

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "support/process.h"
+#include "runner/service.h"
 
 namespace CLI {
 class App;
@@ -24,7 +24,7 @@ struct EmuRunOptions {
   bool profile = false;        // simulate each passing run's trace on the perf model and print the profile
   bool quiet = false;          // leave out the programs' own output
   std::string includeDir;      // the emulator headers (the folder holding kernel_operator.h)
-  std::string compiler = "g++";
+  bool sandbox = true;         // false: --no-sandbox (plain children, same limits, no isolation)
 };
 
 // What became of one file: one result line, then indented detail lines.
@@ -46,14 +46,23 @@ void addEmuRunOptions(CLI::App& command, EmuRunOptions& options);
 // "-O2", "O2" and "2" all mean -O2; returns "" for anything that is not an optimisation level.
 std::string normalizeOptLevel(const std::string& level);
 
-// Judges a finished compile; passed means "go on and run it".
-FileOutcome judgeCompile(const support::ProcessResult& compile);
+// Judges a finished build; passed means "go on and run it".
+FileOutcome judgeCompile(const runner::BuildResult& compile);
 
-// Judges a finished run from its process result and the emulator's report (JSON lines, one per launch).
-FileOutcome judgeRun(const support::ProcessResult& run, const std::string& report, double timeoutSeconds);
+// Judges a finished run from the service's verdict and the emulator's verified report (JSON lines, one per
+// launch, in run.report).
+FileOutcome judgeRun(const runner::RunResult& run, double timeoutSeconds);
 
-// Runs every file and prints its outcome to `out` in argument order; usage errors go to `err`.
+// The limits of `emu run`'s builds and runs.
+runner::Limits compileLimits();
+runner::Limits runLimits(double timeoutSeconds);
+
+// Runs every file through `service` and prints its outcome to `out` in argument order; usage errors go to `err`.
 // Returns the exit status: 0 if all passed, 1 if any failed, 2 for a usage error (nothing was run).
-int runEmuFiles(const EmuRunOptions& options, support::ProcessRunner& runner, std::ostream& out, std::ostream& err);
+int runEmuFiles(const EmuRunOptions& options, runner::BuildRunService& service, std::ostream& out, std::ostream& err);
+
+// The same with the real service (the sandbox as options.sandbox says); a sandbox that cannot start is a usage
+// error (status 2) with the reason and the hint.
+int runEmuFiles(const EmuRunOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace tilecraft::cli

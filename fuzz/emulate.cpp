@@ -102,8 +102,8 @@ void parallelFor(size_t n, int jobs, const std::function<void(size_t)>& body) {
 
 class Loop {
  public:
-  Loop(const EmulateOptions& options, support::ProcessRunner& runner, fs::path dir)
-      : options_(options), runner_(runner), dir_(std::move(dir)) {}
+  Loop(const EmulateOptions& options, runner::BuildRunService& service, fs::path dir)
+      : options_(options), service_(service), dir_(std::move(dir)) {}
 
   EmulateSummary run();
 
@@ -117,7 +117,7 @@ class Loop {
   void runOne(Item& item);
 
   const EmulateOptions& options_;
-  support::ProcessRunner& runner_;
+  runner::BuildRunService& service_;
   fs::path dir_;
   std::atomic<int> builds_{0};
 };
@@ -150,38 +150,40 @@ void Loop::buildGroup(const std::vector<Item*>& group, const std::string& name) 
     namespaces.push_back(namespaceOf(item->program()));
     code.push_back(item->code);
   }
-  fs::path source = dir_ / (name + ".cpp"), binary = dir_ / name;
+  fs::path source = dir_ / (name + ".cpp");
   std::vector<LineRange> ranges;
   std::ofstream out(source, std::ios::binary);
   out << batchSource(names, namespaces, code, &ranges);
-  support::ProcessResult built;
+  runner::BuildResult built;
   if (out.flush()) {
     ++builds_;
-    built = runner_.run(buildSpec(source.string(), binary.string(), options_));
+    built = service_.build(buildRequest(source.string(), options_));
   } else {
-    built.err = fmt::format("cannot write '{}'", source.string());
+    built.diagnostics = fmt::format("cannot write '{}'", source.string());
   }
-  if (built.exitCode == 0 && built.err.empty()) {
-    for (Item* item : group) item->binary = binary.string();
+  if (built.ok && built.diagnostics.empty()) {
+    for (Item* item : group) item->binary = built.program;
     return;
   }
   auto message = [&](const std::string& messages) {
-    return built.timedOut ? fmt::format("g++ timed out after {} s", options_.buildTimeoutSeconds)
+    return built.timedOut      ? fmt::format("g++ timed out after {} s", options_.buildTimeoutSeconds)
+           : built.cannotStart ? firstLine(built.diagnostics)
            : messages.find("error:") != std::string::npos ? "the generated AscendC does not build"
                                                           : "the generated AscendC builds with a warning";
   };
   if (group.size() == 1) {
-    group[0]->fail(Stage::Build, message(built.err), headLines(shortPaths(built.err, source.string()), 20));
+    group[0]->fail(Stage::Build, message(built.diagnostics),
+                   headLines(shortPaths(built.diagnostics, source.string()), 20));
     return;
   }
   // g++'s messages name lines of the batch's file: the kernels they point into fail, the others are built again
   // without them. Messages only inside the headers name no kernel: then halve the batch.
-  std::vector<size_t> named = kernelsNamedBy(built.err, source.string(), ranges);
+  std::vector<size_t> named = kernelsNamedBy(built.diagnostics, source.string(), ranges);
   if (!named.empty() && named.size() < group.size()) {
     std::vector<Item*> rest;
     for (size_t k = 0; k < group.size(); ++k) {
       if (std::binary_search(named.begin(), named.end(), k)) {
-        std::string own = messagesFor(built.err, source.string(), ranges[k]);
+        std::string own = messagesFor(built.diagnostics, source.string(), ranges[k]);
         group[k]->fail(Stage::Build, message(own), headLines(own, 20));
       } else {
         rest.push_back(group[k]);
@@ -201,23 +203,31 @@ void Loop::runOne(Item& item) {
   fs::path dir = dir_ / program.kernel;
   std::error_code ec;
   fs::create_directories(dir, ec);
-  support::ProcessSpec spec;
-  spec.argv = {item.binary, program.kernel, "--out-dir", dir.string()};
-  for (const auto& [name, value] : program.dims) spec.argv.push_back(fmt::format("{}={}", name, value));
-  for (const auto& [name, value] : program.attrs) spec.argv.push_back(fmt::format("{}={}", name, value));
+  runner::RunRequest request;
+  request.program = item.binary;
+  request.args = {program.kernel, "--out-dir", dir.string()};
+  for (const auto& [name, value] : program.dims) request.args.push_back(fmt::format("{}={}", name, value));
+  for (const auto& [name, value] : program.attrs) request.args.push_back(fmt::format("{}={}", name, value));
   for (const auto& [name, tensor] : oracle.request.inputs) {
     fs::path file = dir / ("in_" + name + ".npy");
     std::ofstream(file, std::ios::binary) << interp::encodeNpy(tensor);
-    spec.argv.push_back("--in");
-    spec.argv.push_back(name + "=" + file.string());
+    request.args.push_back("--in");
+    request.args.push_back(name + "=" + file.string());
   }
-  spec.timeoutSeconds = options_.runTimeoutSeconds;
-  support::ProcessResult ran = runner_.run(spec);
-  if (ran.exitCode != 0) {
-    std::string message = ran.timedOut        ? fmt::format("timed out after {} s", options_.runTimeoutSeconds)
-                          : ran.exitCode == 3 ? "an emulator check failed (exit status 3)"
-                          : ran.termSignal != 0 ? fmt::format("killed by signal {}", ran.termSignal)
-                                                : fmt::format("exit status {}", ran.exitCode);
+  request.workDir = dir.string();
+  request.limits.wallSeconds = options_.runTimeoutSeconds;
+  runner::RunResult ran = service_.run(request);
+  if (ran.status != runner::RunStatus::Passed) {
+    using runner::RunStatus;
+    std::string message = ran.status == RunStatus::TimedOut && ran.message.rfind("timed out", 0) == 0
+                              ? fmt::format("timed out after {} s", options_.runTimeoutSeconds)
+                          : ran.status == RunStatus::CheckFailed || ran.exitCode == 3
+                              ? "an emulator check failed (exit status 3)"
+                          : ran.status == RunStatus::Crashed && ran.termSignal != 0
+                              ? fmt::format("killed by signal {}", ran.termSignal)
+                          : ran.status == RunStatus::Crashed || ran.status == RunStatus::UsageError
+                              ? fmt::format("exit status {}", ran.exitCode)
+                              : fmt::format("{}: {}", runner::runStatusName(ran.status), ran.message);
     item.fail(Stage::Run, message, headLines(ran.err, 20));
     return;
   }
@@ -404,16 +414,24 @@ std::string messagesFor(const std::string& err, const std::string& source, LineR
   return shortPaths(out, source);
 }
 
+runner::BuildRequest buildRequest(const std::string& source, const EmulateOptions& options) {
+  runner::BuildRequest request;
+  request.source = source;
+  request.optLevel = "-O1";
+  request.warnings = true;
+  request.limits.wallSeconds = options.buildTimeoutSeconds;
+  return request;
+}
+
 support::ProcessSpec buildSpec(const std::string& source, const std::string& binary, const EmulateOptions& options) {
   support::ProcessSpec spec;
-  spec.argv = {"g++", "-std=c++17", "-O1", "-Wall", "-Wextra", "-DASCENDC_CPU_DEBUG", "-I", options.emuInclude,
-               source, "-pthread", "-o", binary};
+  spec.argv = runner::compileCommand(buildRequest(source, options), options.emuInclude, "g++", binary);
   spec.env["LC_ALL"] = "C";  // messages in English, without typographic quotes
   spec.timeoutSeconds = options.buildTimeoutSeconds;
   return spec;
 }
 
-EmulateSummary emulate(const EmulateOptions& options, support::ProcessRunner& runner) {
+EmulateSummary emulate(const EmulateOptions& options, runner::BuildRunService& service) {
   bool temporary = options.workDir.empty();
   fs::path dir;
   if (temporary) {
@@ -437,7 +455,7 @@ EmulateSummary emulate(const EmulateOptions& options, support::ProcessRunner& ru
       if (active) fs::remove_all(dir, ec);
     }
   } cleanup{dir, temporary};
-  return Loop(options, runner, dir).run();
+  return Loop(options, service, dir).run();
 }
 
 std::string checkAtLeastOne(const std::string& value, const char* unit, const char* example) {
@@ -450,10 +468,10 @@ std::string checkAtLeastOne(const std::string& value, const char* unit, const ch
   return "";
 }
 
-int runEmulate(const EmulateOptions& options, support::ProcessRunner& runner, std::ostream& out, std::ostream& err) {
+int runEmulate(const EmulateOptions& options, runner::BuildRunService& service, std::ostream& out, std::ostream& err) {
   EmulateSummary summary;
   try {
-    summary = emulate(options, runner);
+    summary = emulate(options, service);
     if (!options.keepDir.empty() && !summary.failures.empty()) {
       std::error_code ec;
       fs::create_directories(options.keepDir, ec);
@@ -476,6 +494,24 @@ int runEmulate(const EmulateOptions& options, support::ProcessRunner& runner, st
       summary.prepareSeconds, summary.buildSeconds, summary.builds, summary.builds == 1 ? "" : "s",
       options.batchSize, summary.runSeconds, options.jobs, options.jobs == 1 ? "" : "s");
   return summary.failures.empty() ? 0 : 1;
+}
+
+int runEmulate(const EmulateOptions& options, std::ostream& out, std::ostream& err) {
+  std::unique_ptr<runner::BuildRunService> service;
+  try {
+    runner::ServiceOptions serviceOptions;
+    serviceOptions.emuInclude = options.emuInclude;
+    serviceOptions.sandbox = options.sandbox;
+    service = runner::makeBuildRunService(serviceOptions);
+  } catch (const std::exception& e) {
+    err << "error: " << e.what() << "\n";
+    return 2;
+  }
+  if (std::string problem = service->sandboxProblem(); !problem.empty()) {
+    err << "error: " << problem << "\n";
+    return 2;
+  }
+  return runEmulate(options, *service, out, err);
 }
 
 }  // namespace tilecraft::fuzz

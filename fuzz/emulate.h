@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "runner/service.h"
 #include "support/process.h"
 
 namespace tilecraft::fuzz {
@@ -25,6 +26,7 @@ struct EmulateOptions {
   std::string emuInclude;   // the emulator's include folder (emu/include)
   double buildTimeoutSeconds = 1200;
   double runTimeoutSeconds = 120;
+  bool sandbox = true;      // false: --no-sandbox
   std::function<double()> clock;  // seconds, for the summary's phase times; empty: the steady clock
 };
 
@@ -80,12 +82,15 @@ std::vector<size_t> kernelsNamedBy(const std::string& err, const std::string& so
 /// source line and its caret), the path shortened to its file name.
 std::string messagesFor(const std::string& err, const std::string& source, LineRange range);
 
-/// The build command of a batch: warnings on, the flags of every emulated kernel build.
+/// The build request of a batch: warnings on, the flags of every emulated kernel build (runner::compileCommand).
+runner::BuildRequest buildRequest(const std::string& source, const EmulateOptions& options);
+
+/// The compiler's command line for a batch, as the build-and-run service runs it.
 support::ProcessSpec buildSpec(const std::string& source, const std::string& binary, const EmulateOptions& options);
 
 /// Runs the whole loop; progress is silent, the summary is the caller's to print. Throws std::runtime_error when
 /// the work folder cannot be made or written.
-EmulateSummary emulate(const EmulateOptions& options, support::ProcessRunner& runner);
+EmulateSummary emulate(const EmulateOptions& options, runner::BuildRunService& service);
 
 /// The check of --jobs and --batch-size: "" when `value` is a whole number of at least 1, else the message
 /// ("'0' jobs: the value must be at least 1 (e.g. --jobs 2)").
@@ -93,6 +98,10 @@ std::string checkAtLeastOne(const std::string& value, const char* unit, const ch
 
 /// `tilecraft fuzz --emulate`: one line per failure on `err` (with its detail indented under it), the summary on
 /// `out`. Exit status: 0 every program passed, 1 some failed, 2 the work or keep folder could not be written.
-int runEmulate(const EmulateOptions& options, support::ProcessRunner& runner, std::ostream& out, std::ostream& err);
+int runEmulate(const EmulateOptions& options, runner::BuildRunService& service, std::ostream& out, std::ostream& err);
+
+/// The same with the real service (sandboxed unless options.sandbox is false); a sandbox that cannot start is
+/// status 2 with the reason and the hint.
+int runEmulate(const EmulateOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace tilecraft::fuzz

@@ -23,6 +23,8 @@ struct ReferenceFigures {
   double eagerUs = 0;
   std::string eagerSource;     // "model" (from the ATen ops) or "measured" (910b2.json)
   int eagerKernels = 0;
+  double modelEagerUs = 0;         // the ATen-op estimate, also when eagerUs is a measured baseline
+  std::vector<std::string> unknownOps;  // ATen ops the table does not know, priced as one unary op each
 };
 
 ReferenceFigures estimateReference(const Task& task, const Case& c, const std::vector<NamedTensor>& inputs,

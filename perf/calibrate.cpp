@@ -16,6 +16,11 @@ constexpr double kUs = 1e6;
 bool within(double ratio, double tolerance) { return std::fabs(ratio - 1.0) <= tolerance + 1e-12; }
 bool within2x(double ratio) { return ratio >= 0.5 && ratio <= 2.0; }
 
+const char* baselineKind(const TaskCase& t) {
+  if (!t.hasFigures) return "none";
+  return t.baselineMeasured ? "measured" : "capped";
+}
+
 struct Geo {
   double logSum = 0;
   int n = 0;
@@ -35,13 +40,16 @@ CalibrationReport calibrate(const std::vector<TaskCase>& cases, const ArchSpec& 
   std::map<std::string, size_t> opIndex;
   std::vector<Geo> opLimitGeo, opEagerGeo;
   Geo limitGeo, eagerGeo;
-  int limitHits = 0, eagerHits = 0;
+  int limitHits = 0, eagerHits = 0, limitCompared = 0;
 
   for (const TaskCase& task : cases) {
     CaseResult r;
     r.task = &task;
-    WorkFn fn = findWork(task.op);
-    if (fn == nullptr) {
+    WorkFn fn = task.problem.empty() ? findWork(task.op) : nullptr;
+    if (!task.problem.empty()) {
+      r.skipReason = fmt::format("{}:{}: {}", fileName, task.line, task.problem);
+      ++report.summary.casesMalformed;
+    } else if (fn == nullptr) {
       r.skipReason = "not modelled: " + unmodelledReason(task.op);
     } else {
       WorkResult wr = fn(task);
@@ -51,6 +59,7 @@ CalibrationReport calibrate(const std::vector<TaskCase>& cases, const ArchSpec& 
         r.covered = true;
         r.limit = computeLimit(wr.work, arch);
         r.eager = computeEager(wr.work, task.baselineKernels, arch);
+        // A row without figures (a CANN Bench cases.csv) has nothing to compare with: ratios stay 0.
         r.limitRatio = task.tHwUs > 0 ? r.limit.hapS * kUs / task.tHwUs : 0;
         r.eagerRatio = task.baselineUs > 0 ? r.eager.deviceS * kUs / task.baselineUs : 0;
       }
@@ -70,6 +79,7 @@ CalibrationReport calibrate(const std::vector<TaskCase>& cases, const ArchSpec& 
     }
     OperatorSummary& op = report.operators[it->second];
     ++op.cases;
+    if (task.tHwUs > 0) ++limitCompared;
     if (r.limitRatio > 0) {
       opLimitGeo[it->second].add(r.limitRatio);
       limitGeo.add(r.limitRatio);
@@ -95,7 +105,7 @@ CalibrationReport calibrate(const std::vector<TaskCase>& cases, const ArchSpec& 
     report.operators[i].eagerGeomean = opEagerGeo[i].value();
   }
   CalibrationSummary& s = report.summary;
-  s.limitWithin10pct = s.casesCovered ? static_cast<double>(limitHits) / s.casesCovered : 0;
+  s.limitWithin10pct = limitCompared ? static_cast<double>(limitHits) / limitCompared : 0;
   s.limitGeomeanRatio = limitGeo.value();
   s.eagerWithin2x = s.eagerMeasuredCases ? static_cast<double>(eagerHits) / s.eagerMeasuredCases : 0;
   s.eagerGeomeanRatio = eagerGeo.value();
@@ -110,9 +120,14 @@ std::string renderText(const CalibrationReport& report, bool perCase) {
     for (const CaseResult& r : report.cases) {
       if (!r.covered) continue;
       const TaskCase& t = *r.task;
-      out += fmt::format("{:<24} {:>4} {:>10.2f} {:>10.2f} {:>6.2f} {:<7} {:>10.2f} {:>10.2f} {:<8} {:>6.2f}\n", t.op,
-                         t.caseId, r.limit.hapS * kUs, t.tHwUs, r.limitRatio, r.limit.hapUnits.bottleneck(),
-                         r.eager.deviceS * kUs, t.baselineUs, t.baselineMeasured ? "measured" : "capped", r.eagerRatio);
+      // A row without figures shows our two times and dashes where the published ones would be.
+      auto figure = [&](double v, int width) {
+        return t.hasFigures ? fmt::format("{:>{}.2f}", v, width) : fmt::format("{:>{}}", "-", width);
+      };
+      out += fmt::format("{:<24} {:>4} {:>10.2f} {} {} {:<7} {:>10.2f} {} {:<8} {}\n", t.op, t.caseId,
+                         r.limit.hapS * kUs, figure(t.tHwUs, 10), figure(r.limitRatio, 6),
+                         r.limit.hapUnits.bottleneck(), r.eager.deviceS * kUs, figure(t.baselineUs, 10),
+                         baselineKind(t), figure(r.eagerRatio, 6));
     }
   }
   out += fmt::format("\n{:<24} {:<7} {:>5} {:>10} {:>12} {:>9} {:>10} {:>12}\n", "operator", "level", "cases",
@@ -128,7 +143,7 @@ std::string renderText(const CalibrationReport& report, bool perCase) {
   std::vector<std::string> order;
   for (const CaseResult& r : report.cases) {
     if (r.covered) continue;
-    std::string key = r.task->op + ": " + r.skipReason;
+    std::string key = r.task->op.empty() ? r.skipReason : r.task->op + ": " + r.skipReason;
     auto [it, inserted] = skipped.try_emplace(key, 0, r.task->level);
     if (inserted) order.push_back(key);
     ++it->second.first;
@@ -136,15 +151,18 @@ std::string renderText(const CalibrationReport& report, bool perCase) {
   if (!order.empty()) {
     out += "\nskipped:\n";
     for (const std::string& key : order) {
-      out += fmt::format("  {} ({} case{}, {})\n", key, skipped[key].first, skipped[key].first == 1 ? "" : "s", skipped[key].second);
+      const auto& [count, level] = skipped[key];
+      out += fmt::format("  {} ({} case{}{}{})\n", key, count, count == 1 ? "" : "s", level.empty() ? "" : ", ", level);
     }
   }
   const CalibrationSummary& s = report.summary;
   out += fmt::format(
-      "\nsummary: {} covered, {} skipped\n"
+      "\nsummary: {} covered, {} skipped{}\n"
       "  limit within ±10% of t_hw_us: {:.1f}% of covered cases (target 90%), geomean ratio {:.3f}\n"
       "  eager vs measured baselines ({} cases): geomean ratio {:.3f} (target 0.8-1.25), within 2x: {:.1f}% (target 80%)\n",
-      s.casesCovered, s.casesSkipped, 100 * s.limitWithin10pct, s.limitGeomeanRatio, s.eagerMeasuredCases,
+      s.casesCovered, s.casesSkipped,
+      s.casesMalformed ? fmt::format(" ({} unreadable row{})", s.casesMalformed, s.casesMalformed == 1 ? "" : "s") : "",
+      100 * s.limitWithin10pct, s.limitGeomeanRatio, s.eagerMeasuredCases,
       s.eagerGeomeanRatio, 100 * s.eagerWithin2x);
   return out;
 }
@@ -167,13 +185,15 @@ std::string renderJson(const CalibrationReport& report) {
       c["limit_us"] = r.limit.hapS * kUs;
       c["limit_pessimistic_us"] = r.limit.pessimisticS * kUs;
       c["bottleneck"] = r.limit.hapUnits.bottleneck();
-      c["t_hw_us"] = r.task->tHwUs;
-      c["limit_ratio"] = r.limitRatio;
+      if (r.task->hasFigures) {
+        c["t_hw_us"] = r.task->tHwUs;
+        c["limit_ratio"] = r.limitRatio;
+      }
       c["eager_us"] = r.eager.deviceS * kUs;
       c["eager_with_host_us"] = r.eager.withHostS * kUs;
-      c["baseline_us"] = r.task->baselineUs;
-      c["baseline_kind"] = r.task->baselineMeasured ? "measured" : "capped";
-      c["eager_ratio"] = r.eagerRatio;
+      if (r.task->hasFigures) c["baseline_us"] = r.task->baselineUs;
+      c["baseline_kind"] = baselineKind(*r.task);
+      if (r.task->hasFigures) c["eager_ratio"] = r.eagerRatio;
     }
     cases.push_back(std::move(c));
   }
@@ -197,6 +217,7 @@ std::string renderJson(const CalibrationReport& report) {
   sum["cases_total"] = s.casesTotal;
   sum["cases_covered"] = s.casesCovered;
   sum["cases_skipped"] = s.casesSkipped;
+  sum["cases_malformed"] = s.casesMalformed;
   sum["limit_within_10pct"] = s.limitWithin10pct;
   sum["limit_geomean_ratio"] = s.limitGeomeanRatio;
   sum["eager_measured_cases"] = s.eagerMeasuredCases;

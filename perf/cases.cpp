@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -90,6 +91,7 @@ namespace {
 struct Row {
   std::vector<std::string> fields;
   int line = 0;
+  std::string problem;  // a fault local to this row; the row is kept so that it is reported
 };
 
 // RFC 4180: fields may be quoted, quotes inside doubled, newlines allowed inside quotes.
@@ -113,7 +115,11 @@ std::vector<Row> splitCsv(std::string_view text, const std::string& fileName) {
       continue;
     }
     if (c == '"') {
-      if (!field.empty()) throw PerfError(fmt::format("{}:{}: a quote inside an unquoted field", fileName, line));
+      if (!field.empty()) {
+        if (row.problem.empty()) row.problem = "a quote inside an unquoted field";
+        field += c;
+        continue;
+      }
       quoted = true;
       fieldStarted = true;
     } else if (c == ',') {
@@ -209,18 +215,94 @@ double toNumber(const std::string& s, const char* column) {
   return v;
 }
 
-const std::vector<std::string> kColumns = {"level", "op_dir", "operator", "category", "case_id", "input_shapes", "dtypes",
-                                           "attrs", "value_range", "baseline_kernels", "baseline_us", "baseline_kind",
-                                           "t_hw_us"};
+const std::vector<std::string> kCalibrationColumns = {
+    "level",       "op_dir",           "operator",    "category",      "case_id", "input_shapes", "dtypes",
+    "attrs",       "value_range",      "baseline_kernels", "baseline_us", "baseline_kind", "t_hw_us"};
+// CANN Bench's tasks/*/cases.csv, under the calibration format's names for the shared columns (see kAliases).
+const std::vector<std::string> kTaskColumns = {"operator", "case_id", "input_shapes", "dtypes", "attrs", "value_range"};
+const std::map<std::string, std::string> kAliases = {{"input_shape", "input_shapes"}, {"dtype", "dtypes"}};
 
-TaskCase parseRow(const Row& row, const std::map<std::string, size_t>& col) {
-  auto get = [&](const std::string& name) -> const std::string& { return row.fields[col.at(name)]; };
+// The dtype of input `i`: a name, or for a tensor list a list of names, which must agree (TensorArg has one dtype).
+DType toDType(const json& d, size_t i) {
+  std::string name;
+  if (d.is_string()) {
+    name = d.get<std::string>();
+  } else if (d.is_array() && !d.empty()) {
+    for (const json& e : d) {
+      if (!e.is_string()) throw std::invalid_argument(fmt::format("column dtypes: input {} has no dtype", i));
+      if (!name.empty() && e.get<std::string>() != name) {
+        throw std::invalid_argument(fmt::format("column dtypes: input {} is a tensor list mixing {} and {}", i, name,
+                                                e.get<std::string>()));
+      }
+      name = e.get<std::string>();
+    }
+  } else {
+    throw std::invalid_argument(fmt::format("column dtypes: input {} has no dtype", i));
+  }
+  std::optional<DType> t = parseDType(name);
+  if (!t) throw std::invalid_argument(fmt::format("column dtypes: unknown dtype '{}'", name));
+  return *t;
+}
+
+// A Python literal of lists, dicts, strings, numbers, True/False/None, rewritten as JSON text (no escapes inside
+// single-quoted strings are needed by the files seen; a string holding a double quote is left invalid).
+std::string pythonLiteralToJson(const std::string& text) {
+  std::string out;
+  char quote = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (quote != 0) {
+      if (c == quote) quote = 0;
+      out += c == '\'' ? '"' : c;
+      continue;
+    }
+    if (c == '\'' || c == '"') {
+      quote = c;
+      out += '"';
+      continue;
+    }
+    bool wordStart = i == 0 || !std::isalnum(static_cast<unsigned char>(text[i - 1]));
+    bool matched = false;
+    for (auto [py, js] : {std::pair{"True", "true"}, {"False", "false"}, {"None", "null"}}) {
+      std::string_view word(py);
+      if (wordStart && text.compare(i, word.size(), word) == 0 &&
+          (i + word.size() == text.size() || !std::isalnum(static_cast<unsigned char>(text[i + word.size()])))) {
+        out += js;
+        i += word.size() - 1;
+        matched = true;
+        break;
+      }
+    }
+    if (!matched) out += c;
+  }
+  return out;
+}
+
+bool isRange(const json& r) { return r.is_array() && r.size() == 2 && r[0].is_number() && r[1].is_number(); }
+
+// The kernels of a CANN Bench note: "S-float16-case1 | baseline_kernels: ZerosLike×3 + DynamicRNN×1".
+std::string kernelsOfNote(const std::string& note) {
+  const std::string key = "baseline_kernels:";
+  size_t at = note.find(key);
+  if (at == std::string::npos) return "";
+  std::string kernels = note.substr(at + key.size());
+  size_t bar = kernels.find('|');
+  return bar == std::string::npos ? kernels : kernels.substr(0, bar);
+}
+
+TaskCase parseRow(const Row& row, const std::map<std::string, size_t>& col, bool hasFigures) {
+  static const std::string kAbsent;
+  auto get = [&](const std::string& name) -> const std::string& {
+    auto it = col.find(name);
+    return it == col.end() ? kAbsent : row.fields[it->second];
+  };
   TaskCase c;
   c.line = row.line;
   c.level = get("level");
   c.opDir = get("op_dir");
   c.op = get("operator");
   c.category = get("category");
+  c.hasFigures = hasFigures;
   c.caseId = static_cast<int>(toNumber(get("case_id"), "case_id"));
 
   json shapes, dtypes, attrs, ranges;
@@ -228,6 +310,9 @@ TaskCase parseRow(const Row& row, const std::map<std::string, size_t>& col) {
     try {
       return json::parse(text);
     } catch (const json::parse_error& e) {
+      // Some CANN Bench tasks write Python literals (['float16'], {'k': True}); read those too.
+      json j = json::parse(pythonLiteralToJson(text), nullptr, false);
+      if (!j.is_discarded()) return j;
       throw std::invalid_argument(fmt::format("column {}: invalid JSON: {}", column, e.what()));
     }
   };
@@ -254,22 +339,20 @@ TaskCase parseRow(const Row& row, const std::map<std::string, size_t>& col) {
       } catch (const std::invalid_argument& e) {
         throw std::invalid_argument(fmt::format("column input_shapes: input {}: {}", i, e.what()));
       }
-      if (!d.is_string()) throw std::invalid_argument(fmt::format("column dtypes: input {} has no dtype", i));
-      std::optional<DType> t = parseDType(d.get<std::string>());
-      if (!t) throw std::invalid_argument(fmt::format("column dtypes: unknown dtype '{}'", d.get<std::string>()));
-      arg.dtype = *t;
-      // value_range is either one [lo, hi] for all inputs or one per input.
-      if (ranges.is_array() && ranges.size() == 2 && ranges[0].is_number() && ranges[1].is_number()) {
-        arg.valueRange = std::make_pair(ranges[0].get<double>(), ranges[1].get<double>());
-      } else if (ranges.is_array() && i < ranges.size() && ranges[i].is_array() && ranges[i].size() == 2 &&
-                 ranges[i][0].is_number() && ranges[i][1].is_number()) {
-        arg.valueRange = std::make_pair(ranges[i][0].get<double>(), ranges[i][1].get<double>());
-      }
+      arg.dtype = toDType(d, i);
+      // value_range is either one [lo, hi] for all inputs or one per input; a tensor list's is a list of one pair.
+      const json* range = nullptr;
+      if (isRange(ranges)) range = &ranges;
+      else if (ranges.is_array() && i < ranges.size() && isRange(ranges[i])) range = &ranges[i];
+      else if (ranges.is_array() && i < ranges.size() && ranges[i].is_array() && !ranges[i].empty() &&
+               isRange(ranges[i][0])) range = &ranges[i][0];
+      if (range) arg.valueRange = std::make_pair((*range)[0].get<double>(), (*range)[1].get<double>());
     }
     c.inputs.push_back(std::move(arg));
   }
   for (auto it = attrs.begin(); it != attrs.end(); ++it) c.attrs[it.key()] = toAttr(*it);
-  c.baselineKernels = parseKernels(get("baseline_kernels"));
+  c.baselineKernels = parseKernels(hasFigures ? get("baseline_kernels") : kernelsOfNote(get("note")));
+  if (!hasFigures) return c;
   c.baselineUs = toNumber(get("baseline_us"), "baseline_us");
   const std::string& kind = get("baseline_kind");
   if (kind != "measured" && kind != "capped") {
@@ -285,22 +368,47 @@ TaskCase parseRow(const Row& row, const std::map<std::string, size_t>& col) {
 std::vector<TaskCase> parseCasesCsv(std::string_view text, const std::string& fileName) {
   std::vector<Row> rows = splitCsv(text, fileName);
   if (rows.empty()) throw PerfError(fmt::format("{}: empty file (expected a header line)", fileName));
+  if (!rows[0].problem.empty()) throw PerfError(fmt::format("{}:1: {}", fileName, rows[0].problem));
   std::map<std::string, size_t> col;
-  for (size_t i = 0; i < rows[0].fields.size(); ++i) col[rows[0].fields[i]] = i;
-  for (const std::string& name : kColumns) {
+  for (size_t i = 0; i < rows[0].fields.size(); ++i) {
+    auto alias = kAliases.find(rows[0].fields[i]);
+    col[alias == kAliases.end() ? rows[0].fields[i] : alias->second] = i;
+  }
+  // The calibration format names its shapes column `input_shapes`; CANN Bench's cases.csv names it `input_shape`.
+  bool hasFigures = !(col.count("input_shapes") && rows[0].fields[col["input_shapes"]] == "input_shape");
+  for (const std::string& name : hasFigures ? kCalibrationColumns : kTaskColumns) {
     if (!col.count(name)) throw PerfError(fmt::format("{}:1: header lacks the column '{}'", fileName, name));
   }
   std::vector<TaskCase> cases;
   for (size_t r = 1; r < rows.size(); ++r) {
     const Row& row = rows[r];
-    if (row.fields.size() != rows[0].fields.size()) {
-      throw PerfError(fmt::format("{}:{}: {} fields, the header has {}", fileName, row.line, row.fields.size(),
-                                  rows[0].fields.size()));
-    }
-    try {
-      cases.push_back(parseRow(row, col));
-    } catch (const std::invalid_argument& e) {
-      throw PerfError(fmt::format("{}:{}: {}", fileName, row.line, e.what()));
+    // Keep what identifies a bad row (its operator and case), so the report can say which case it was.
+    auto badRow = [&](std::string problem) {
+      TaskCase c;
+      c.line = row.line;
+      c.hasFigures = hasFigures;
+      c.problem = std::move(problem);
+      auto field = [&](const char* name) {
+        auto it = col.find(name);
+        return it != col.end() && it->second < row.fields.size() ? row.fields[it->second] : std::string();
+      };
+      c.level = field("level");
+      c.opDir = field("op_dir");
+      c.op = field("operator");
+      c.category = field("category");
+      c.caseId = std::atoi(field("case_id").c_str());
+      cases.push_back(std::move(c));
+    };
+    if (!row.problem.empty()) {
+      badRow(row.problem);
+    } else if (row.fields.size() != rows[0].fields.size()) {
+      badRow(fmt::format("{} fields, the header has {}", row.fields.size(), rows[0].fields.size()));
+    } else {
+      try {
+        cases.push_back(parseRow(row, col, hasFigures));
+      } catch (const std::invalid_argument& e) {
+        badRow(e.what());
+      }
     }
   }
   return cases;
@@ -311,7 +419,14 @@ std::vector<TaskCase> loadCasesCsv(const std::filesystem::path& file) {
   if (!in) throw PerfError(fmt::format("{}: cannot open the cases file", file.string()));
   std::ostringstream text;
   text << in.rdbuf();
-  return parseCasesCsv(text.str(), file.string());
+  std::vector<TaskCase> cases = parseCasesCsv(text.str(), file.string());
+  std::filesystem::path opDir = file.parent_path();
+  for (TaskCase& c : cases) {
+    if (c.hasFigures) continue;
+    if (c.opDir.empty()) c.opDir = opDir.filename().string();
+    if (c.level.empty()) c.level = opDir.parent_path().filename().string();
+  }
+  return cases;
 }
 
 std::filesystem::path defaultCalibrationCsv() {
@@ -319,7 +434,7 @@ std::filesystem::path defaultCalibrationCsv() {
   if (const char* shared = std::getenv("TILECRAFT_SHARED"); shared != nullptr && *shared != '\0') {
     return std::filesystem::path(shared) / rel;
   }
-  return (std::filesystem::path(TILECRAFT_SOURCE_DIR) / ".." / "shared" / rel).lexically_normal();
+  return std::filesystem::path(TILECRAFT_SOURCE_DIR) / "data" / rel;
 }
 
 }  // namespace tilecraft::perf

@@ -1,5 +1,7 @@
-// Task cases in the CANN Bench calibration format (shared/calibration/cann_bench_910b2_public.csv):
-// shapes, dtypes, attributes and value ranges as JSON columns, plus the measured figures.
+// Task cases of CANN Bench as CSV, in two layouts: the calibration format
+// (data/calibration/cann_bench_910b2_public.csv: shapes, dtypes, attributes and value ranges as JSON columns, plus
+// the measured figures) and CANN Bench's own tasks/*/cases.csv (operator, case_id, input_shape, dtype, attrs,
+// value_range, note), which carries no figures.
 #pragma once
 
 #include <cstdint>
@@ -58,7 +60,11 @@ struct TaskCase {
   double baselineUs = 0;
   bool baselineMeasured = false;
   double tHwUs = 0;
-  int line = 0;  // line in the CSV file, for messages
+  bool hasFigures = true;  // false for a CANN Bench cases.csv row: no baseline_us, baseline_kind, t_hw_us
+  int line = 0;            // line in the CSV file, for messages
+  // Why the row could not be read ("column dtypes: unknown dtype 'float8'"); empty when it was. Such a case keeps
+  // whatever identified it (op, case_id) and is reported as skipped, so one bad row never hides the others.
+  std::string problem;
 
   // Attribute helpers: the default is used when the attribute is absent or null.
   double attrNumber(const std::string& name, double fallback) const;
@@ -67,11 +73,15 @@ struct TaskCase {
   const TensorArg* input(size_t i) const { return i < inputs.size() && inputs[i].present ? &inputs[i] : nullptr; }
 };
 
-// Parses CSV text; `fileName` only appears in messages. A malformed row is a PerfError "FILE:LINE: ...".
+// Parses CSV text; `fileName` only appears in messages. A malformed row becomes a case with `problem` set; only a
+// file-wide fault (no header, a header lacking a column, an unterminated quote) is a PerfError "FILE:LINE: ...".
 std::vector<TaskCase> parseCasesCsv(std::string_view text, const std::string& fileName);
+// As parseCasesCsv; rows of a CANN Bench cases.csv without level/op_dir take them from the path
+// (.../LEVEL/OP_DIR/cases.csv).
 std::vector<TaskCase> loadCasesCsv(const std::filesystem::path& file);
 
-// $TILECRAFT_SHARED/calibration/cann_bench_910b2_public.csv, else <repo>/../shared/calibration/...
+// $TILECRAFT_SHARED/calibration/cann_bench_910b2_public.csv, else the repository's copy,
+// <repo>/data/calibration/cann_bench_910b2_public.csv (see data/calibration/README.md).
 std::filesystem::path defaultCalibrationCsv();
 
 }  // namespace tilecraft::perf

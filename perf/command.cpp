@@ -16,7 +16,7 @@ int runCalibrate(const CalibrateOptions& options, std::ostream& out, std::ostrea
     if (!std::filesystem::exists(csv)) {
       err << fmt::format(
           "error: cases file {} not found\n"
-          "hint: pass FILE.csv, or set TILECRAFT_SHARED to the shared folder holding calibration/cann_bench_910b2_public.csv\n",
+          "hint: pass FILE.csv, or set TILECRAFT_SHARED to a folder holding calibration/cann_bench_910b2_public.csv\n",
           csv.string());
       return 1;
     }

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,10 @@ struct BuildResult {
   std::string program;         // path of the built executable when ok
   std::string key;             // content hash of everything that went into the build
   double seconds = 0;
+  bool timedOut = false;       // the compiler ran out of Limits::wallSeconds (or its CPU time)
+  int exitCode = -1;           // the compiler's; -1 when it was killed by a signal or did not start
+  int termSignal = 0;
+  bool cannotStart = false;    // nothing ran: diagnostics says why (e.g. the sandbox cannot start)
 };
 
 // How a run ended, decided by the parent: never by anything the program printed or wrote about itself.
@@ -81,6 +86,26 @@ class BuildRunService {
   virtual ~BuildRunService() = default;
   virtual BuildResult build(const BuildRequest& request) = 0;
   virtual RunResult run(const RunRequest& request) = 0;
+  // "" when the sandbox starts; else why not, with how to enable it (the message of a CannotStart run).
+  virtual std::string sandboxProblem() { return ""; }
 };
+
+class Sandbox;  // runner/sandbox.h
+
+struct ServiceOptions {
+  std::string emuInclude;        // the emulator's headers (the folder holding kernel_operator.h)
+  std::string cacheDir;          // built programs, one folder per key; empty: a temporary folder, removed with
+                                 // the service
+  bool sandbox = true;           // false: --no-sandbox, plain children with the same limits, no isolation
+  std::string compiler = "g++";
+  std::shared_ptr<Sandbox> sandboxOverride;  // tests: scripted children instead of real ones
+};
+
+// The service. Safe to call from several threads at once.
+std::unique_ptr<BuildRunService> makeBuildRunService(const ServiceOptions& options);
+
+// The compiler's command line for `request` (output path last), the same for every caller.
+std::vector<std::string> compileCommand(const BuildRequest& request, const std::string& emuInclude,
+                                        const std::string& compiler, const std::string& output);
 
 }  // namespace tilecraft::runner

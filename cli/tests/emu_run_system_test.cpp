@@ -1,4 +1,4 @@
-// `emu run` with real g++ and real child processes, against a stub emulator (tests/data/stub_emu) that keeps
+// `emu run` with real g++ and real child processes in the sandbox, against a stub emulator (tests/data/stub_emu) that keeps
 // only the run contract, so these tests do not depend on the real emulator's state.
 #include <gtest/gtest.h>
 
@@ -21,10 +21,8 @@ class EmuRunSystem : public ::testing::Test {
     options_.quiet = false;
   }
   void TearDown() override { fs::current_path(previous_); }
-  int run() {
-    support::SystemProcessRunner runner;
-    return runEmuFiles(options_, runner, out_, err_);
-  }
+  // The real service, sandboxed.
+  int run() { return runEmuFiles(options_, out_, err_); }
 
   fs::path previous_;
   EmuRunOptions options_;
@@ -67,6 +65,18 @@ TEST_F(EmuRunSystem, TraceDirAndKeepReceiveTheFiles) {
   EXPECT_TRUE(fs::is_regular_file(scratch / "keep" / "stub_pass" / "report.jsonl"));
   EXPECT_TRUE(fs::is_directory(scratch / "traces"));
   fs::remove_all(scratch);
+}
+
+TEST_F(EmuRunSystem, NoSandboxRunsTheSameWay) {
+  options_.files = {"stub_pass.cpp", "stub_check.cpp"};
+  options_.sandbox = false;
+  EXPECT_EQ(run(), 1);
+  EXPECT_EQ(out_.str(),
+            "    computed 16 values\n"
+            "PASS stub_pass.cpp: 2 launches, 12 blocks, 120 instructions, all checks passed\n"
+            "    before the launch\n"
+            "FAIL stub_check.cpp: stub_check.cpp:6: error: DataCopy reads past the end of x\n"
+            "    stub_check.cpp:6: note: from the stub emulator\n");
 }
 
 }  // namespace

@@ -11,6 +11,7 @@
 #include <sstream>
 #include <thread>
 
+#include "runner/process_service.h"
 #include "support/fake_process_runner.h"
 
 namespace tilecraft::cli {
@@ -36,8 +37,35 @@ const char* kOneLaunch =
 
 // ---- verdicts -------------------------------------------------------------------------------------------------
 
+using runner::RunResult;
+using runner::RunStatus;
+
+RunResult ran(RunStatus status, int code, std::string out = "", std::string err = "", std::string report = "",
+              std::string message = "") {
+  RunResult r;
+  r.status = status;
+  r.exitCode = code;
+  r.out = std::move(out);
+  r.err = std::move(err);
+  r.report = std::move(report);
+  r.message = std::move(message);
+  return r;
+}
+
+RunResult passed(std::string report, std::string out = "") {
+  return ran(RunStatus::Passed, 0, std::move(out), "", std::move(report));
+}
+
+runner::BuildResult compiled(int code, std::string diagnostics = "") {
+  runner::BuildResult b;
+  b.ok = code == 0;
+  b.exitCode = code;
+  b.diagnostics = std::move(diagnostics);
+  return b;
+}
+
 TEST(EmuRunJudge, PassSummarisesTheLaunch) {
-  FileOutcome o = judgeRun(exited(0, "max error 0\n"), kOneLaunch, 60);
+  FileOutcome o = judgeRun(passed(kOneLaunch, "max error 0\n"), 60);
   EXPECT_TRUE(o.passed);
   EXPECT_EQ(o.summary, "1 launch, 8 blocks, 1234 instructions, all checks passed");
   EXPECT_EQ(o.programOut, "max error 0\n");
@@ -46,7 +74,7 @@ TEST(EmuRunJudge, PassSummarisesTheLaunch) {
 TEST(EmuRunJudge, SeveralLaunchesAreSummed) {
   std::string report = std::string(kOneLaunch) +
                        R"({"kernel":"mul","blocks":1,"mode":"AIV","instructions":1,"checks":"passed"})" + "\n\n";
-  FileOutcome o = judgeRun(exited(0), report, 60);
+  FileOutcome o = judgeRun(passed(report), 60);
   EXPECT_TRUE(o.passed);
   EXPECT_EQ(o.summary, "2 launches, 9 blocks, 1235 instructions, all checks passed");
 }
@@ -58,15 +86,25 @@ TEST(EmuRunJudge, EmulatorCheckFailureShowsItsLineAndNotes) {
       "broken.cpp:30: note: buffer allocated here\n"
       "broken.cpp:31: note: queue depth 2\n"
       "trailing text\n";
-  FileOutcome o = judgeRun(exited(3, "", err), "", 60);
+  FileOutcome o = judgeRun(ran(RunStatus::CheckFailed, 3, "", err, "",
+                               "broken.cpp:42: error: DataCopy writes 8192 bytes into a 4096-byte UB buffer"),
+                           60);
   EXPECT_FALSE(o.passed);
   EXPECT_EQ(o.summary, "broken.cpp:42: error: DataCopy writes 8192 bytes into a 4096-byte UB buffer");
   EXPECT_EQ(o.details, (std::vector<std::string>{"broken.cpp:30: note: buffer allocated here",
                                                  "broken.cpp:31: note: queue depth 2"}));
 }
 
+TEST(EmuRunJudge, CheckFailureFromTheChannelAloneWhenStderrLacksIt) {
+  // A kernel that replaced the fail handler printed nothing; the verdict channel still named the check.
+  FileOutcome o = judgeRun(ran(RunStatus::CheckFailed, 0, "", "", "", "k.cpp:7: error: UB overflow"), 60);
+  EXPECT_FALSE(o.passed);
+  EXPECT_EQ(o.summary, "k.cpp:7: error: UB overflow");
+  EXPECT_TRUE(o.details.empty());
+}
+
 TEST(EmuRunJudge, StatusThreeWithoutAnErrorLineIsAPlainExitStatus) {
-  FileOutcome o = judgeRun(exited(3, "", "mismatch at 7\n"), "", 60);
+  FileOutcome o = judgeRun(ran(RunStatus::Crashed, 3, "", "mismatch at 7\n", "", "exit status 3"), 60);
   EXPECT_FALSE(o.passed);
   EXPECT_EQ(o.summary, "exit status 3");
   EXPECT_EQ(o.details, std::vector<std::string>{"mismatch at 7"});
@@ -75,7 +113,7 @@ TEST(EmuRunJudge, StatusThreeWithoutAnErrorLineIsAPlainExitStatus) {
 TEST(EmuRunJudge, NonZeroExitShowsTheEndOfStderr) {
   std::string err;
   for (int i = 1; i <= 12; ++i) err += "line " + std::to_string(i) + "\n";
-  FileOutcome o = judgeRun(exited(1, "out\n", err), kOneLaunch, 60);
+  FileOutcome o = judgeRun(ran(RunStatus::Crashed, 1, "out\n", err, kOneLaunch, "exit status 1"), 60);
   EXPECT_FALSE(o.passed);
   EXPECT_EQ(o.summary, "exit status 1");
   ASSERT_EQ(o.details.size(), 10u);
@@ -85,29 +123,50 @@ TEST(EmuRunJudge, NonZeroExitShowsTheEndOfStderr) {
 }
 
 TEST(EmuRunJudge, Signal) {
-  ProcessResult r;
+  RunResult r = ran(RunStatus::Crashed, -1);
   r.termSignal = 11;
-  FileOutcome o = judgeRun(r, "", 60);
+  FileOutcome o = judgeRun(r, 60);
   EXPECT_FALSE(o.passed);
   EXPECT_EQ(o.summary, "killed by signal 11");
 }
 
 TEST(EmuRunJudge, Timeout) {
-  ProcessResult r;
-  r.timedOut = true;
+  RunResult r = ran(RunStatus::TimedOut, -1, "", "", "", "timed out after 60 s (wall clock)");
   r.termSignal = 9;
-  EXPECT_EQ(judgeRun(r, "", 60).summary, "timed out after 60 s");
-  EXPECT_EQ(judgeRun(r, "", 2.5).summary, "timed out after 2.5 s");
+  EXPECT_EQ(judgeRun(r, 60).summary, "timed out after 60 s");
+  EXPECT_EQ(judgeRun(r, 2.5).summary, "timed out after 2.5 s");
+  RunResult cpu = ran(RunStatus::TimedOut, -1, "", "", "", "used up its CPU time limit of 61 s");
+  EXPECT_EQ(judgeRun(cpu, 60).summary, "used up its CPU time limit of 61 s");
 }
 
 TEST(EmuRunJudge, ProgramThatCannotStart) {
-  ProcessResult r;
-  r.err = "cannot run '/tmp/x/prog': Permission denied";
-  EXPECT_EQ(judgeRun(r, "", 60).summary, "cannot run '/tmp/x/prog': Permission denied");
+  RunResult r = ran(RunStatus::CannotStart, -1, "", "", "", "cannot run '/tmp/x/prog': Permission denied");
+  EXPECT_EQ(judgeRun(r, 60).summary, "cannot run '/tmp/x/prog': Permission denied");
+}
+
+TEST(EmuRunJudge, ForgedVerdictAndLimitsSayWhy) {
+  EXPECT_EQ(judgeRun(ran(RunStatus::ForgedVerdict, 0, "", "", "", "the verdict channel carried a record without "
+                                                                "the run's nonce"),
+                     60)
+                .summary,
+            "the verdict channel carried a record without the run's nonce");
+  FileOutcome limit = judgeRun(
+      ran(RunStatus::LimitExceeded, -1, "", "std::bad_alloc\n", "", "ran out of memory: the address space limit is 8 GiB"),
+      60);
+  EXPECT_EQ(limit.summary, "ran out of memory: the address space limit is 8 GiB");
+  EXPECT_EQ(limit.details, std::vector<std::string>{"std::bad_alloc"});
+}
+
+TEST(EmuRunJudge, DroppedOutputIsCounted) {
+  RunResult r = passed(kOneLaunch, "head\n... 10 bytes left out ...\ntail\n");
+  r.droppedBytes = 10;
+  FileOutcome o = judgeRun(r, 60);
+  EXPECT_TRUE(o.passed);
+  EXPECT_EQ(o.details, std::vector<std::string>{"(10 bytes of output left out)"});
 }
 
 TEST(EmuRunJudge, NoLaunchReported) {
-  FileOutcome o = judgeRun(exited(0), "", 60);
+  FileOutcome o = judgeRun(passed(""), 60);
   EXPECT_FALSE(o.passed);
   EXPECT_EQ(o.summary, "no kernel launch was reported");
   EXPECT_EQ(o.details, std::vector<std::string>{
@@ -115,16 +174,16 @@ TEST(EmuRunJudge, NoLaunchReported) {
 }
 
 TEST(EmuRunJudge, MalformedReport) {
-  EXPECT_EQ(judgeRun(exited(0), std::string(kOneLaunch) + "{oops\n", 60).summary,
+  EXPECT_EQ(judgeRun(passed(std::string(kOneLaunch) + "{oops\n"), 60).summary,
             "malformed emulator report, line 2: not a JSON object");
-  EXPECT_EQ(judgeRun(exited(0), R"({"kernel":"k","blocks":1,"instructions":2})", 60).summary,
+  EXPECT_EQ(judgeRun(passed(R"({"kernel":"k","blocks":1,"instructions":2})"), 60).summary,
             "malformed emulator report, line 1: no string \"checks\"");
-  EXPECT_EQ(judgeRun(exited(0), R"({"kernel":"k","blocks":-1,"instructions":2,"checks":"passed"})", 60).summary,
+  EXPECT_EQ(judgeRun(passed(R"({"kernel":"k","blocks":-1,"instructions":2,"checks":"passed"})"), 60).summary,
             "malformed emulator report, line 1: no non-negative integer \"blocks\"");
 }
 
 TEST(EmuRunJudge, LaunchWhoseChecksDidNotPass) {
-  FileOutcome o = judgeRun(exited(0), R"({"kernel":"k","blocks":1,"instructions":2,"checks":"failed"})", 60);
+  FileOutcome o = judgeRun(passed(R"({"kernel":"k","blocks":1,"instructions":2,"checks":"failed"})"), 60);
   EXPECT_FALSE(o.passed);
   EXPECT_EQ(o.summary, "kernel k: emulator checks failed");
 }
@@ -135,7 +194,7 @@ TEST(EmuRunJudge, CompileErrorShowsTheFirstErrorAndWhatFollows) {
       "x.cpp:5:3: error: 'DataCopyy' was not declared in this scope\n"
       "    5 |   DataCopyy(a, b, 8);\n"
       "      |   ^~~~~~~~~\n";
-  FileOutcome o = judgeCompile(exited(1, "", err));
+  FileOutcome o = judgeCompile(compiled(1, err));
   EXPECT_FALSE(o.passed);
   EXPECT_EQ(o.summary, "compile error");
   EXPECT_EQ(o.details, (std::vector<std::string>{"x.cpp:5:3: error: 'DataCopyy' was not declared in this scope",
@@ -145,24 +204,32 @@ TEST(EmuRunJudge, CompileErrorShowsTheFirstErrorAndWhatFollows) {
 TEST(EmuRunJudge, LongCompileErrorIsCut) {
   std::string err;
   for (int i = 0; i < 20; ++i) err += "x.cpp:" + std::to_string(i + 1) + ":1: error: bad\n";
-  FileOutcome o = judgeCompile(exited(1, "", err));
+  FileOutcome o = judgeCompile(compiled(1, err));
   ASSERT_EQ(o.details.size(), 9u);
   EXPECT_EQ(o.details[0], "x.cpp:1:1: error: bad");
   EXPECT_EQ(o.details[8], "... (12 more lines)");
 }
 
 TEST(EmuRunJudge, CompilerProblems) {
-  EXPECT_TRUE(judgeCompile(exited(0)).passed);
-  ProcessResult missing;
-  missing.err = "cannot run 'g++': No such file or directory";
+  EXPECT_TRUE(judgeCompile(compiled(0)).passed);
+  runner::BuildResult missing;
+  missing.cannotStart = true;
+  missing.diagnostics = "cannot run 'g++': No such file or directory";
   EXPECT_EQ(judgeCompile(missing).summary, "cannot run 'g++': No such file or directory");
-  ProcessResult slow;
+  runner::BuildResult slow;
   slow.timedOut = true;
   EXPECT_EQ(judgeCompile(slow).summary, "compile timed out after 300 s");
-  ProcessResult killed;
+  runner::BuildResult killed;
   killed.termSignal = 9;
   EXPECT_EQ(judgeCompile(killed).summary, "compiler killed by signal 9");
-  EXPECT_EQ(judgeCompile(exited(4)).details, std::vector<std::string>{"g++ exited with status 4 and printed nothing"});
+  EXPECT_EQ(judgeCompile(compiled(4)).details, std::vector<std::string>{"g++ exited with status 4 and printed nothing"});
+  runner::BuildResult rejected;
+  rejected.rejected = true;
+  rejected.diagnostics = "k.cpp:3: error: a submitted kernel must not define 'main'\nhint: submit the kernel only\n";
+  FileOutcome r = judgeCompile(rejected);
+  EXPECT_EQ(r.summary, "rejected by the source check");
+  EXPECT_EQ(r.details, (std::vector<std::string>{"k.cpp:3: error: a submitted kernel must not define 'main'",
+                                                 "hint: submit the kernel only"}));
 }
 
 // ---- options ---------------------------------------------------------------------------------------------------
@@ -204,6 +271,8 @@ TEST(EmuRunOptions, DefaultsAndValues) {
   EXPECT_EQ(d.options.optLevel, "-O1");
   EXPECT_EQ(d.options.timeoutSeconds, 60);
   EXPECT_FALSE(d.options.quiet);
+  EXPECT_TRUE(d.options.sandbox);
+  EXPECT_FALSE(parse({"--no-sandbox", "a.cpp"}).options.sandbox);
 
   Parsed p = parse({"--opt", "-O2", "-j", "3", "--timeout", "1.5", "--keep", "k", "--trace-dir", "t", "-q", "a.cpp",
                     "b.cpp"});
@@ -251,7 +320,8 @@ class EmuRunFiles : public ::testing::Test {
   int run() {
     out_.str("");
     err_.str("");
-    return runEmuFiles(options_, fake_, out_, err_);
+    runner::ProcessRunnerService service(fake_, options_.includeDir);
+    return runEmuFiles(options_, service, out_, err_);
   }
   // A fake child: the compiler always succeeds; the program writes the report line and prints its name.
   void emulateSuccess() {
@@ -309,12 +379,12 @@ TEST_F(EmuRunFiles, CompilesWithTheCpuDebugCommandAndRunsWithAReport) {
   EXPECT_EQ(compile.argv, (std::vector<std::string>{"g++", "-std=c++17", "-O2", "-DASCENDC_CPU_DEBUG", "-I",
                                                     options_.includeDir, "k/add_custom.cpp", "-pthread", "-o",
                                                     program}));
-  EXPECT_EQ(fs::path(program).filename(), "prog");
+  EXPECT_EQ(program, "k/add_custom");  // ProcessRunnerService builds next to the source
   EXPECT_EQ(compile.timeoutSeconds, kCompileTimeoutSeconds);
   EXPECT_EQ(compile.env, (std::map<std::string, std::string>{{"LC_ALL", "C"}}));
   const ProcessSpec& exec = specs[1];
   EXPECT_EQ(exec.argv, std::vector<std::string>{program});
-  EXPECT_EQ(exec.workdir, fs::path(program).parent_path().string());
+  EXPECT_EQ(fs::path(exec.workdir).filename(), "add_custom");
   EXPECT_EQ(exec.timeoutSeconds, 7);
   EXPECT_EQ(exec.env.at("TILECRAFT_EMU_REPORT"), (fs::path(exec.workdir) / "report.jsonl").string());
   EXPECT_EQ(exec.env.count("TILECRAFT_EMU_TRACE"), 0u);
@@ -386,15 +456,23 @@ TEST_F(EmuRunFiles, KeepUsesUniqueFoldersAndClearsOldReports) {
   EXPECT_TRUE(fs::exists(dir_ / "kept" / "add-2" / "report.jsonl"));
 }
 
-TEST_F(EmuRunFiles, TraceDirGivesEachProgramATracePath) {
+TEST_F(EmuRunFiles, TraceDirReceivesEachProgramsTrace) {
   addKernel("add.cpp");
   options_.traceDir = "traces";
-  emulateSuccess();
+  fake_.setHandler([](const ProcessSpec& spec) {
+    if (spec.argv[0] == "g++") return exited(0);
+    std::ofstream(spec.env.at("TILECRAFT_EMU_REPORT")) << kOneLaunch;
+    std::ofstream(spec.env.at("TILECRAFT_EMU_TRACE")) << "{\"launch\":1}\n";
+    return exited(0);
+  });
   EXPECT_EQ(run(), 0);
   auto specs = fake_.specs();
   ASSERT_EQ(specs.size(), 2u);
-  EXPECT_EQ(specs[1].env.at("TILECRAFT_EMU_TRACE"), (fs::absolute("traces") / "add.trace.jsonl").string());
-  EXPECT_TRUE(fs::is_directory(dir_ / "traces"));
+  EXPECT_EQ(specs[1].env.at("TILECRAFT_EMU_TRACE"), (fs::path(specs[1].workdir) / "trace.jsonl").string());
+  std::ifstream trace(dir_ / "traces" / "add.trace.jsonl");
+  std::string line;
+  EXPECT_TRUE(std::getline(trace, line));
+  EXPECT_EQ(line, "{\"launch\":1}");
 }
 
 TEST_F(EmuRunFiles, CompilerThatCannotStart) {

@@ -16,6 +16,7 @@
 #include "fuzz/emulate.h"
 #include "fuzz/harness.h"
 #include "interp/npy.h"
+#include "runner/process_service.h"
 #include "support/fake_process_runner.h"
 
 namespace tilecraft::fuzz {
@@ -147,6 +148,7 @@ class Emulate : public ::testing::Test {
   double ticks_ = 0;
   FakeToolchain toolchain_;
   support::FakeProcessRunner runner_;
+  runner::ProcessRunnerService service_{runner_, "/emu/include"};  // the service's contract over the fake
 };
 
 TEST_F(Emulate, BuildsProgramsInBatchesAndRunsEachAlone) {
@@ -155,7 +157,7 @@ TEST_F(Emulate, BuildsProgramsInBatchesAndRunsEachAlone) {
   options_.batchSize = 2;
   options_.jobs = 2;
   std::ostringstream out, err;
-  ASSERT_EQ(runEmulate(options_, runner_, out, err), 0) << err.str();
+  ASSERT_EQ(runEmulate(options_, service_, out, err), 0) << err.str();
   EXPECT_EQ(err.str(), "");
   EXPECT_EQ(out.str(),
             "fuzz --emulate: 5 programs from seed 3: 5 passed, 0 failed; prepare 1.5 s, build 1.5 s (3 g++ runs, up "
@@ -204,7 +206,7 @@ TEST_F(Emulate, AKernelThatBreaksItsBatchIsIsolatedAndTheOthersStillRun) {
   options_.keepDir = (dir_ / "keep").string();
   toolchain_.warnIn = {2};
   std::ostringstream out, err;
-  ASSERT_EQ(runEmulate(options_, runner_, out, err), 1);
+  ASSERT_EQ(runEmulate(options_, service_, out, err), 1);
   // 1-4 warns, 1-2 warns, 3-4 builds, then 1 and 2 alone: five builds.
   EXPECT_EQ(builds().size(), 5u);
   EXPECT_EQ(runs().size(), 3u);
@@ -229,7 +231,7 @@ TEST_F(Emulate, AKernelTheCompilerPointsAtFailsAndTheRestIsBuiltWithoutIt) {
   options_.batchSize = 4;
   toolchain_.errorIn = {3};
   std::ostringstream out, err;
-  ASSERT_EQ(runEmulate(options_, runner_, out, err), 1);
+  ASSERT_EQ(runEmulate(options_, service_, out, err), 1);
   // The batch, then the batch without seed 3: no halving.
   std::vector<support::ProcessSpec> b = builds();
   ASSERT_EQ(b.size(), 2u);
@@ -276,7 +278,7 @@ TEST_F(Emulate, ReportsRunAndCompareFailuresBySeed) {
   toolchain_.crash = {11};
   toolchain_.wrong = {13};
   std::ostringstream out, err;
-  ASSERT_EQ(runEmulate(options_, runner_, out, err), 1);
+  ASSERT_EQ(runEmulate(options_, service_, out, err), 1);
   std::string f11 = generate(11).family, f13 = generate(13).family;
   std::string text = err.str();
   EXPECT_THAT(text, HasSubstr(fmt::format("FAIL seed 11 ({}) run: an emulator check failed (exit status 3) | replay: "

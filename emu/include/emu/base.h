@@ -18,6 +18,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "emu/channel.h"
+
 // Device qualifiers are empty on the CPU, as in CANN's CPU-debug mode (stub_def.h).
 #ifndef __aicore__
 #define __aicore__
@@ -103,6 +105,8 @@ inline std::string format(const char* fmt, ...) {
 
 // Raises the error through the installed handler; never returns.
 [[noreturn]] inline void raise(CheckError e) {
+  // Told to the judging parent first: a handler the kernel installed cannot hide the failure.
+  channelCheckFailed(e.render());
   if (FailHandler h = failHandler()) h(e);  // a test handler throws
   defaultFail(e);
 }

@@ -337,8 +337,10 @@ inline void runKernel(const char* name, int64_t blockDim, const std::function<vo
       g_taskRation = ration;
       sub_block_idx = sub;
       currentLaunch() = nullptr;
+      --reportChannel().launchDepth;
     }
   } saved;
+  ++reportChannel().launchDepth;
   block_num = blockDim;
   currentLaunch() = &launch;
   launch.run(body);
@@ -376,15 +378,20 @@ inline void writeReport(const Launch& launch, KernelMode mode, int64_t blockDim)
       ++perPipe[in.pipe == Pipe::Count ? kPipeCount : static_cast<int>(in.pipe)];
     }
   }
+  std::string record = format("{\"kernel\":\"%s\",\"blocks\":%lld,\"mode\":\"%s\",\"cores\":%zu,\"instructions\":%llu,\"pipes\":{",
+                               jsonEscape(launch.name()).c_str(), static_cast<long long>(blockDim), modeName(mode),
+                               launch.size(), static_cast<unsigned long long>(total));
+  for (int p = 0; p < kPipeCount; ++p) {
+    record += format("%s\"%s\":%llu", p ? "," : "", pipeName(static_cast<Pipe>(p)),
+                     static_cast<unsigned long long>(perPipe[p]));
+  }
+  record += "},\"checks\":\"passed\"}";
+  ++reportChannel().launches;
+  channelSend(record);  // the verdict channel (emu/channel.h), when a judging parent opened one
+  // The report file: for people running a kernel by hand; nothing that judges a run trusts it.
   if (const char* path = std::getenv("TILECRAFT_EMU_REPORT")) {
     if (std::FILE* f = std::fopen(path, "a")) {
-      std::fprintf(f, "{\"kernel\":\"%s\",\"blocks\":%lld,\"mode\":\"%s\",\"cores\":%zu,\"instructions\":%llu,\"pipes\":{",
-                   launch.name(), static_cast<long long>(blockDim), modeName(mode), launch.size(),
-                   static_cast<unsigned long long>(total));
-      for (int p = 0; p < kPipeCount; ++p)
-        std::fprintf(f, "%s\"%s\":%llu", p ? "," : "", pipeName(static_cast<Pipe>(p)),
-                     static_cast<unsigned long long>(perPipe[p]));
-      std::fprintf(f, "},\"checks\":\"passed\"}\n");
+      std::fprintf(f, "%s\n", record.c_str());
       std::fclose(f);
     }
   }

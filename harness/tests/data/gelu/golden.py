@@ -1,0 +1,5 @@
+import torch
+
+
+def gelu(x: torch.Tensor, approximate: str = "none") -> torch.Tensor:
+    return torch.nn.functional.gelu(x, approximate=approximate)
