@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 namespace tilecraft::harness {
 namespace {
@@ -23,7 +24,48 @@ bool endsWith(const std::string& text, const std::string& suffix) {
          text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+std::optional<std::string> readFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
 }  // namespace
+
+std::string reportInfoToJson(const ReportInfo& info) {
+  nlohmann::ordered_json j = {{"title", info.title},
+                              {"suite", info.suite},
+                              {"solutions", info.solutions},
+                              {"rule", info.rule},
+                              {"arch", info.arch}};
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::optional<ReportInfo> parseReportInfo(const std::string& text, std::string* error) {
+  try {
+    nlohmann::json j = nlohmann::json::parse(text);
+    if (!j.is_object()) throw std::runtime_error("not a JSON object");
+    ReportInfo info;
+    for (auto [key, field] : {std::pair{"title", &info.title}, std::pair{"suite", &info.suite},
+                              std::pair{"solutions", &info.solutions}, std::pair{"rule", &info.rule},
+                              std::pair{"arch", &info.arch}}) {
+      auto it = j.find(key);
+      if (it == j.end()) continue;
+      if (!it->is_string()) throw std::runtime_error(fmt::format("'{}' is not a string", key));
+      *field = it->get<std::string>();
+    }
+    return info;
+  } catch (const std::exception& e) {
+    std::string what = e.what();
+    if (size_t close = what.find("] "); what.rfind("[json", 0) == 0 && close != std::string::npos) {
+      what = what.substr(close + 2);
+    }
+    *error = what;
+    return std::nullopt;
+  }
+}
 
 std::optional<MergedRows> mergeShardResults(const std::vector<ShardResults>& shards, std::string* error) {
   struct Seen {
@@ -61,18 +103,38 @@ std::optional<MergedRows> mergeShardResults(const std::vector<ShardResults>& sha
 
 std::optional<MergedRows> mergeShards(const std::vector<std::string>& shards, std::string* error) {
   std::vector<ShardResults> results;
+  std::optional<ReportInfo> info;
+  std::string infoPath;
   for (const std::string& shard : shards) {
-    std::string path = endsWith(shard, ".jsonl") ? shard : shard + "/results.jsonl";
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
+    bool file = endsWith(shard, ".jsonl");
+    std::string path = file ? shard : shard + "/results.jsonl";
+    std::optional<std::string> text = readFile(path);
+    if (!text) {
       *error = fmt::format("cannot read {}: {}", path, std::strerror(errno));
       return std::nullopt;
     }
-    std::ostringstream text;
-    text << in.rdbuf();
-    results.push_back({path, text.str()});
+    results.push_back({path, std::move(*text)});
+    if (file) continue;
+    std::string thisInfoPath = shard + "/" + kReportInfoFile;
+    std::optional<std::string> infoText = readFile(thisInfoPath);
+    if (!infoText) continue;
+    std::string why;
+    std::optional<ReportInfo> thisInfo = parseReportInfo(*infoText, &why);
+    if (!thisInfo) {
+      *error = fmt::format("{}: {}", thisInfoPath, why);
+      return std::nullopt;
+    }
+    if (info && reportInfoToJson(*info) != reportInfoToJson(*thisInfo)) {
+      *error = fmt::format("the shards are not of one run: {} says {}, {} says {}", infoPath,
+                           reportInfoToJson(*info), thisInfoPath, reportInfoToJson(*thisInfo));
+      return std::nullopt;
+    }
+    info = thisInfo;
+    infoPath = thisInfoPath;
   }
-  return mergeShardResults(results, error);
+  std::optional<MergedRows> merged = mergeShardResults(results, error);
+  if (merged) merged->info = info;
+  return merged;
 }
 
 }  // namespace tilecraft::harness

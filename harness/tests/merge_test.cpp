@@ -96,5 +96,45 @@ TEST(Merge, ReadsShardFoldersAndJsonlFiles) {
   fs::remove_all(dir);
 }
 
+TEST(Merge, ReportInfoOfTheShardsHeadsTheMergedReports) {
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / ("tilecraft-merge-info-" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  ReportInfo info{"tilecraft bench", "tasks/ more/", "sol \"x\"", "cann", "910b2"};
+  for (int i = 0; i < 2; ++i) {
+    fs::create_directories(dir / ("shard-" + std::to_string(i)));
+    std::ofstream(dir / ("shard-" + std::to_string(i)) / "results.jsonl")
+        << jsonl({row("t", std::to_string(i), 0, true)});
+    std::ofstream(dir / ("shard-" + std::to_string(i)) / kReportInfoFile) << reportInfoToJson(info) << "\n";
+  }
+  std::vector<std::string> shards = {(dir / "shard-0").string(), (dir / "shard-1").string()};
+  std::string error;
+  std::optional<MergedRows> merged = mergeShards(shards, &error);
+  ASSERT_TRUE(merged.has_value()) << error;
+  ASSERT_TRUE(merged->info.has_value());
+  EXPECT_EQ(reportInfoToJson(*merged->info), reportInfoToJson(info));
+  EXPECT_EQ(merged->info->solutions, "sol \"x\"");
+
+  ReportInfo other = info;
+  other.rule = "allclose";
+  std::ofstream(dir / "shard-1" / kReportInfoFile) << reportInfoToJson(other);
+  EXPECT_FALSE(mergeShards(shards, &error).has_value());
+  EXPECT_EQ(error, "the shards are not of one run: " + shards[0] + "/report-info.json says " +
+                       reportInfoToJson(info) + ", " + shards[1] + "/report-info.json says " +
+                       reportInfoToJson(other));
+
+  std::ofstream(dir / "shard-1" / kReportInfoFile) << "{\"rule\": 3}";
+  EXPECT_FALSE(mergeShards(shards, &error).has_value());
+  EXPECT_EQ(error, shards[1] + "/report-info.json: 'rule' is not a string");
+  fs::remove_all(dir);
+}
+
+TEST(Merge, WithoutReportInfoTheMergeHasNone) {
+  std::string error;
+  std::optional<MergedRows> merged = mergeShardResults({{"s0", jsonl({row("a", "0", 0, true)})}}, &error);
+  ASSERT_TRUE(merged.has_value());
+  EXPECT_FALSE(merged->info.has_value());
+}
+
 }  // namespace
 }  // namespace tilecraft::harness
