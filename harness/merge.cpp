@@ -3,12 +3,16 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <map>
+#include <ostream>
 #include <sstream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+
+#include "harness/metrics.h"
 
 namespace tilecraft::harness {
 namespace {
@@ -135,6 +139,49 @@ std::optional<MergedRows> mergeShards(const std::vector<std::string>& shards, st
   std::optional<MergedRows> merged = mergeShardResults(results, error);
   if (merged) merged->info = info;
   return merged;
+}
+
+int runBenchMerge(const std::vector<std::string>& shards, const std::string& outDir, std::ostream& out,
+                  std::ostream& err) {
+  if (shards.empty()) {
+    err << "error: bench merge: no shard folder given\n";
+    return 1;
+  }
+  std::string error;
+  std::optional<MergedRows> merged = mergeShards(shards, &error);
+  if (!merged) {
+    err << "error: " << error << "\n";
+    return 1;
+  }
+  for (const std::string& warning : merged->warnings) err << "warning: " << warning << "\n";
+  ReportInfo info = merged->info.value_or(ReportInfo{"tilecraft bench", "", "", "", ""});
+  std::string rows;
+  for (const Record& r : merged->rows) rows += recordToJson(r) + "\n";
+  Summary summary = summarize(merged->rows);
+  std::vector<std::pair<std::string, std::string>> files = {{"results.jsonl", rows},
+                                                            {"summary.md", renderMarkdown(summary, info)},
+                                                            {"report.html", renderHtml(summary, info)}};
+  if (merged->info) files.emplace_back(kReportInfoFile, reportInfoToJson(info) + "\n");
+  // Every file is written beside its final name first, so a failure leaves DIR as it was.
+  std::error_code ec;
+  std::filesystem::create_directories(outDir, ec);
+  for (const auto& [name, text] : files) {
+    std::string tmp = outDir + "/" + name + ".tmp";
+    std::ofstream file(tmp, std::ios::binary | std::ios::trunc);
+    file << text;
+    file.close();
+    if (ec || !file) {
+      err << fmt::format("error: cannot write {}: {}\n", tmp, ec ? ec.message() : std::strerror(errno));
+      for (const auto& [written, unused] : files)
+        std::filesystem::remove(outDir + "/" + written + ".tmp", ec);
+      return 1;
+    }
+  }
+  for (const auto& [name, text] : files) {
+    std::filesystem::rename(outDir + "/" + name + ".tmp", outDir + "/" + name, ec);
+  }
+  out << renderTable(summary, info);
+  return 0;
 }
 
 }  // namespace tilecraft::harness

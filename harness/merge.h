@@ -3,6 +3,7 @@
 // run gives: metrics are a pure function of the rows, and reports sort rows by key.
 #pragma once
 
+#include <iosfwd>
 #include <optional>
 #include <string>
 #include <vector>
@@ -44,5 +45,13 @@ std::optional<MergedRows> mergeShardResults(const std::vector<ShardResults>& sha
 //   "the shards are not of one run: SHARD_A/report-info.json says <json>, SHARD_B/report-info.json says
 //   <json>"
 std::optional<MergedRows> mergeShards(const std::vector<std::string>& shards, std::string* error);
+
+// `tilecraft bench merge SHARD... --out DIR` as a function: merges the shards and writes into DIR what a
+// single run writes there: results.jsonl (the rows in key order), report-info.json (when the shards had one),
+// summary.md and report.html; prints the terminal table on `out` and each warning as "warning: ..." on `err`.
+// Without report-info.json the reports are headed "tilecraft bench" with no suite line. Returns the exit
+// status: 0 merged, 1 on an error (printed as "error: <message>" on `err`; DIR is left as it was).
+int runBenchMerge(const std::vector<std::string>& shards, const std::string& outDir, std::ostream& out,
+                  std::ostream& err);
 
 }  // namespace tilecraft::harness
