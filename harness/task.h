@@ -22,7 +22,7 @@ struct TensorDecl {
   // Every dtype as written, canonical spelling (float16, bfloat16, float32, int8, ...). `dtypes` holds the ones
   // Tilecraft represents, in the same order; it is shorter when the proto lists float8_e4m3fn, int4 and the like,
   // so the combination index counts entries of dtypeNames.
-  std::vector<std::string> dtypeNames;
+  std::vector<std::string> dtypeNames = {};
   int line = 0;  // in proto.yaml
 };
 
