@@ -56,10 +56,15 @@ Progress::Progress(int total, int alreadyDone, ProgressOptions options, Progress
       out_(out),
       clock_(clock),
       start_(clock.nowSeconds()) {
-  if (options_.terminal) out_.write("\r" + barLine());
+  if (options_.terminal) out_.write("\r" + bar());
 }
 
 std::string Progress::barLine() const {
+  std::lock_guard lock(mutex_);
+  return bar();
+}
+
+std::string Progress::bar() const {
   int done = alreadyDone_ + finished_;
   double fraction = total_ > 0 ? std::min(1.0, static_cast<double>(done) / total_) : 1.0;
   double elapsed = clock_.nowSeconds() - start_;
@@ -98,7 +103,7 @@ void Progress::finished(const Record& row) {
   // Clear the bar, print a failure above it, redraw.
   std::string text = "\r\x1b[2K";
   if (!row.correct) text += rowLine(row) + "\n";
-  out_.write(text + barLine());
+  out_.write(text + bar());
 }
 
 void Progress::done() {
@@ -106,7 +111,7 @@ void Progress::done() {
   std::string summary = fmt::format("done: {} rows ({} this run, {} failed) in {}", alreadyDone_ + finished_,
                                     finished_, failed_, formatDuration(clock_.nowSeconds() - start_));
   if (options_.terminal) {
-    out_.write("\r\x1b[2K" + barLine() + "\n" + summary + "\n");
+    out_.write("\r\x1b[2K" + bar() + "\n" + summary + "\n");
   } else {
     out_.write(summary + "\n");
   }

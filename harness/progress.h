@@ -72,6 +72,7 @@ class Progress {
   std::string barLine() const;
 
  private:
+  std::string bar() const;  // barLine() with mutex_ held
   std::string rowLine(const Record& row) const;
 
   int total_, alreadyDone_, finished_ = 0, failed_ = 0;

@@ -20,55 +20,66 @@ std::string fixed(double v, int digits) {
   return text;
 }
 
-// The Pass@k columns beyond Pass@1: every k the overall scores have.
-std::vector<int> extraKs(const Scores& overall) {
+// The Comp@k and Pass@k columns beyond k = 1: every k the overall scores have.
+std::vector<int> extraKs(const std::map<int, double>& atK) {
   std::vector<int> ks;
-  for (const auto& [k, value] : overall.passAtK) {
+  for (const auto& [k, value] : atK) {
     if (k > 1) ks.push_back(k);
   }
   return ks;
 }
 
-Table scoresTable(std::string title, const std::vector<int>& ks) {
+struct KColumns {
+  std::vector<int> comp, pass;
+};
+
+std::string atK(const std::map<int, double>& values, int k) {
+  auto it = values.find(k);
+  return it == values.end() ? "-" : formatRate(it->second);
+}
+
+Table scoresTable(std::string title, const KColumns& ks) {
   Table t;
   t.title = std::move(title);
-  t.header = {"scope", "tasks", "cases", "samples", "Comp@1", "Pass@1"};
-  for (int k : ks) t.header.push_back(fmt::format("Pass@{}", k));
+  t.header = {"scope", "tasks", "cases", "samples", "Comp@1"};
+  for (int k : ks.comp) t.header.push_back(fmt::format("Comp@{}", k));
+  t.header.push_back("Pass@1");
+  for (int k : ks.pass) t.header.push_back(fmt::format("Pass@{}", k));
   for (const char* p : kFastP) t.header.push_back(fmt::format("fast_{}", p));
-  t.header.insert(t.header.end(), {"speedup", "limit score"});
+  t.header.insert(t.header.end(), {"speedup", "limit score", "CANN score"});
   t.numeric.assign(t.header.size(), true);
   t.numeric[0] = false;
   return t;
 }
 
-std::vector<std::string> scoresRow(std::string scope, const Scores& s, const std::vector<int>& ks) {
-  std::vector<std::string> row = {std::move(scope),          std::to_string(s.tasks), std::to_string(s.cases),
-                                  std::to_string(s.samples), formatRate(s.compAt1),   formatRate(s.passAt1)};
-  for (int k : ks) {
-    auto it = s.passAtK.find(k);
-    row.push_back(it == s.passAtK.end() ? "-" : formatRate(it->second));
-  }
+std::vector<std::string> scoresRow(std::string scope, const Scores& s, const KColumns& ks) {
+  std::vector<std::string> row = {std::move(scope), std::to_string(s.tasks), std::to_string(s.cases),
+                                  std::to_string(s.samples), formatRate(s.compAt1)};
+  for (int k : ks.comp) row.push_back(atK(s.compAtK, k));
+  row.push_back(formatRate(s.passAt1));
+  for (int k : ks.pass) row.push_back(atK(s.passAtK, k));
   for (const char* p : kFastP) {
     auto it = s.fastP.find(p);
     row.push_back(it == s.fastP.end() ? "-" : formatRate(it->second));
   }
   row.push_back(formatSpeedup(s.geomeanSpeedup));
   row.push_back(formatScore(s.limitScore));
+  row.push_back(formatCannScore(s.cannScore));
   return row;
 }
 
 Table tasksTable(const Summary& s) {
   Table t;
   t.title = "Tasks";
-  t.header = {"task",    "level",   "category",    "cases",        "compiled",
-              "correct", "speedup", "limit score", "first failure"};
-  t.numeric = {false, true, false, true, true, true, true, true, false};
+  t.header = {"task",    "level",   "category",    "cases",      "compiled",
+              "correct", "speedup", "limit score", "CANN score", "first failure"};
+  t.numeric = {false, true, false, true, true, true, true, true, true, false};
   for (const TaskScore& task : s.tasks) {
-    t.rows.push_back({clip(task.task, kMessageChars), std::to_string(task.level),
-                      clip(task.category, kMessageChars), std::to_string(task.cases),
-                      std::to_string(task.compiled), std::to_string(task.correct),
-                      formatSpeedup(task.geomeanSpeedup), formatScore(task.limitScore),
-                      task.firstFailure.empty() ? "-" : clip(task.firstFailure, kMessageChars)});
+    t.rows.push_back(
+        {clip(task.task, kMessageChars), std::to_string(task.level), clip(task.category, kMessageChars),
+         std::to_string(task.cases), std::to_string(task.compiled), std::to_string(task.correct),
+         formatSpeedup(task.geomeanSpeedup), formatScore(task.limitScore), formatCannScore(task.cannScore),
+         task.firstFailure.empty() ? "-" : clip(task.firstFailure, kMessageChars)});
   }
   return t;
 }
@@ -104,7 +115,7 @@ std::vector<std::pair<std::string, int>> orderedFailures(const std::map<std::str
 }
 
 std::vector<Table> reportTables(const Summary& s) {
-  std::vector<int> ks = extraKs(s.overall);
+  KColumns ks{extraKs(s.overall.compAtK), extraKs(s.overall.passAtK)};
   std::vector<Table> tables;
   Table overall = scoresTable("Overall", ks);
   overall.rows.push_back(scoresRow("all", s.overall, ks));
@@ -137,6 +148,11 @@ std::string formatSpeedup(double speedup) {
 std::string formatScore(double score) {
   if (!std::isfinite(score)) return "-";
   return fixed(score, 3);
+}
+
+std::string formatCannScore(double score) {
+  if (!std::isfinite(score)) return "-";
+  return fixed(score, 1);
 }
 
 std::string formatMicros(double us) {

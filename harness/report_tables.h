@@ -29,6 +29,7 @@ std::vector<std::pair<std::string, int>> orderedFailures(const std::map<std::str
 std::string formatRate(double fraction);    // "75.0%"
 std::string formatSpeedup(double speedup);  // "1.23x"
 std::string formatScore(double score);      // "0.512"
+std::string formatCannScore(double score);  // "62.5" (0..100)
 std::string formatMicros(double us);        // "12.3"
 
 // The line under the title: suite, solutions, rule, arch (the fields that are set).

@@ -49,6 +49,8 @@ inline Summary fixtureSummary() {
   s.overall.fastP = {{"0", 0.6}, {"0.8", 0.6}, {"1", 0.4}, {"2", 0}};
   s.overall.geomeanSpeedup = 1.1447;
   s.overall.limitScore = 0.4321;
+  s.overall.cannScore = 41.25;
+  s.overall.compAtK = {{1, 2.0 / 3}};
   s.overall.failures = {{"syntax", 1}, {"numeric_mismatch", 1}};
   Scores one = s.overall;
   one.tasks = 2;
@@ -65,6 +67,7 @@ inline Summary fixtureSummary() {
     t.correct = correct;
     t.geomeanSpeedup = speedup;
     t.limitScore = limit;
+    t.cannScore = 100 * (0.2 + 0.8 * limit);
     t.firstFailure = std::move(failure);
     return t;
   };

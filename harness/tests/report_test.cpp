@@ -50,10 +50,10 @@ TEST(ReportTable, OverallRowHasEveryFigure) {
   ASSERT_EQ(overall.size(), 3u);
   EXPECT_EQ(overall[0],
             "  scope  tasks  cases  samples  Comp@1  Pass@1  fast_0  fast_0.8  fast_1  fast_2  speedup  "
-            "limit score");
+            "limit score  CANN score");
   EXPECT_EQ(overall[2],
             "  all        3      5        5   66.7%   33.3%   60.0%     60.0%   40.0%    0.0%    1.14x       "
-            " 0.432");
+            " 0.432        41.2");
 }
 
 TEST(ReportTable, ColumnsAlignInEveryTable) {
@@ -80,13 +80,15 @@ TEST(ReportTable, FailureTaxonomyInReportOrderWithShares) {
   EXPECT_EQ(failures[3], "  numeric_mismatch     1          20.0%");
 }
 
-TEST(ReportTable, PassAtKColumnsForEverySampleCount) {
+TEST(ReportTable, CompAtKAndPassAtKColumnsForEverySampleCount) {
   Summary s = fixtureSummary();
+  s.overall.compAtK = {{1, 0.5}, {5, 0.875}};
   s.overall.passAtK = {{1, 0.5}, {2, 0.75}, {4, 1.0}};
   s.byLevel[1].passAtK = {{1, 0.5}, {2, 0.75}};
   std::string text = renderTable(s, info());
   std::vector<std::string> overall = section(text, "Overall");
-  EXPECT_NE(overall[0].find("Pass@1  Pass@2  Pass@4"), std::string::npos) << overall[0];
+  EXPECT_NE(overall[0].find("Comp@1  Comp@5  Pass@1  Pass@2  Pass@4"), std::string::npos) << overall[0];
+  EXPECT_NE(overall[2].find("66.7%   87.5%   33.3%"), std::string::npos) << overall[2];
   EXPECT_NE(overall[2].find("75.0%  100.0%"), std::string::npos) << overall[2];
   // A scope without Pass@4 (fewer samples) shows "-".
   EXPECT_NE(section(text, "By level")[2].find("75.0%       -"), std::string::npos);
@@ -116,8 +118,8 @@ TEST(ReportMarkdown, TablesWithAlignmentAndEscapedNames) {
   EXPECT_EQ(all[0], "# tilecraft bench --smoke tasks/");
   EXPECT_EQ(all[2], "suite: tasks/  solutions: solutions/  rule: cann  arch: 910b2");
   EXPECT_EQ(all[4], "## Overall");
-  EXPECT_EQ(all[7], "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|");
-  EXPECT_EQ(all[8], "| all | 3 | 5 | 5 | 66.7% | 33.3% | 60.0% | 60.0% | 40.0% | 0.0% | 1.14x | 0.432 |");
+  EXPECT_EQ(all[7], "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|");
+  EXPECT_EQ(all[8], "| all | 3 | 5 | 5 | 66.7% | 33.3% | 60.0% | 60.0% | 40.0% | 0.0% | 1.14x | 0.432 | 41.2 |");
   EXPECT_NE(md.find("| evil\\</script\\>\\<script\\>document.title='pwned'\\</script\\>\"'\\& | 1 | math |"),
             std::string::npos)
       << md;
@@ -133,7 +135,7 @@ TEST(ReportMarkdown, PipesInNamesDoNotSplitCells) {
   s.tasks[0].task = "a|b";
   s.tasks[0].firstFailure = "line one\nline two";
   std::string md = renderMarkdown(s, info());
-  EXPECT_NE(md.find("| a\\|b | 1 | math | 2 | 2 | 2 | 1.73x | 0.610 | line one line two |"),
+  EXPECT_NE(md.find("| a\\|b | 1 | math | 2 | 2 | 2 | 1.73x | 0.610 | 68.8 | line one line two |"),
             std::string::npos)
       << md;
 }
