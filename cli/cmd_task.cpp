@@ -1,5 +1,6 @@
 // `tilecraft task check DIR...`: loads task folders (CANN Bench layout) and reports every problem as
-// FILE:LINE: error: message, then "N tasks, M cases, K errors". Exit 0 when clean, 1 on any error, 2 on usage.
+// FILE:LINE: error: message, then "N tasks, M cases, K errors". Exit 0 when clean, 1 on any error, 2 on
+// usage.
 #include <algorithm>
 #include <filesystem>
 #include <iostream>
@@ -8,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
 #include <fmt/core.h>
+#include <CLI/CLI.hpp>
 
 #include "cli/registry.h"
 #include "harness/task.h"
@@ -56,10 +57,11 @@ int runTaskCheck(const TaskCheckOptions& options, std::ostream& out, std::ostrea
     problems.insert(problems.end(), result.warnings.begin(), result.warnings.end());
     std::map<std::string, size_t> fileRank;
     for (const harness::TaskError& e : problems) fileRank.emplace(e.file, fileRank.size());
-    std::stable_sort(problems.begin(), problems.end(), [&](const harness::TaskError& a, const harness::TaskError& b) {
-      size_t ra = fileRank.at(a.file), rb = fileRank.at(b.file);
-      return ra != rb ? ra < rb : a.line < b.line;
-    });
+    std::stable_sort(problems.begin(), problems.end(),
+                     [&](const harness::TaskError& a, const harness::TaskError& b) {
+                       size_t ra = fileRank.at(a.file), rb = fileRank.at(b.file);
+                       return ra != rb ? ra < rb : a.line < b.line;
+                     });
     for (const harness::TaskError& e : problems) out << e.str() << "\n";
     warnings += static_cast<int>(result.warnings.size());
     errors += static_cast<int>(result.errors.size());
@@ -71,16 +73,18 @@ int runTaskCheck(const TaskCheckOptions& options, std::ostream& out, std::ostrea
     for (const harness::Case& c : result.task->cases) unsupported += c.unsupported.empty() ? 0 : 1;
   }
   if (options.levels) {
-    for (const auto& [level, n] : perLevel) out << fmt::format("level {}: {} tasks, {} cases\n", level, n.tasks, n.cases);
+    for (const auto& [level, n] : perLevel)
+      out << fmt::format("level {}: {} tasks, {} cases\n", level, n.tasks, n.cases);
   }
-  out << fmt::format("{} task{}, {} case{}, {} error{}", tasks, tasks == 1 ? "" : "s", cases, cases == 1 ? "" : "s",
-                     errors, errors == 1 ? "" : "s");
+  out << fmt::format("{} task{}, {} case{}, {} error{}", tasks, tasks == 1 ? "" : "s", cases,
+                     cases == 1 ? "" : "s", errors, errors == 1 ? "" : "s");
   if (warnings > 0) out << fmt::format(", {} warning{}", warnings, warnings == 1 ? "" : "s");
   out << "\n";
   if (unsupported > 0) {
-    out << fmt::format("{} of the cases use a dtype Tilecraft does not represent (float8, int4, ...); bench reports "
-                       "them as not evaluable\n",
-                       unsupported);
+    out << fmt::format(
+        "{} of the cases use a dtype Tilecraft does not represent (float8, int4, ...); bench reports "
+        "them as not evaluable\n",
+        unsupported);
   }
   return errors == 0 ? 0 : 1;
 }
@@ -92,7 +96,9 @@ void registerTaskCommands(CLI::App& app) {
   auto options = std::make_shared<TaskCheckOptions>();
   check->add_option("DIR", options->paths, "A task folder, or a folder searched for task folders (repeat)")
       ->required();
-  check->add_option("--cases", options->cases, "Which cases file to read: auto (cases.yaml, else cases.csv), csv, yaml")
+  check
+      ->add_option("--cases", options->cases,
+                   "Which cases file to read: auto (cases.yaml, else cases.csv), csv, yaml")
       ->check(CLI::IsMember({"auto", "csv", "yaml"}))
       ->capture_default_str();
   check->add_flag("--levels", options->levels, "Also print the task and case counts per level");
