@@ -360,6 +360,22 @@ std::vector<RawCase> readCasesCsv(const std::string& file, const std::string& te
   return out;
 }
 
+std::string findGoldenFunction(const Task& task, const std::string& golden) {
+  std::vector<std::string> candidates;
+  static const std::regex kSchemaName("^\\s*([A-Za-z_][A-Za-z0-9_]*)\\s*\\(");
+  std::smatch m;
+  if (std::regex_search(task.schema, m, kSchemaName)) candidates.push_back(m[1].str());
+  candidates.push_back(task.name);
+  std::string lower = task.op;
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+  candidates.push_back(lower);
+  for (const std::string& name : candidates) {
+    std::regex def("(^|\\n)def " + name + "\\s*\\(");
+    if (!name.empty() && std::regex_search(golden, def)) return name;
+  }
+  return {};
+}
+
 }  // namespace
 
 TaskLoad loadTask(const std::filesystem::path& dir, const LoadOptions& options) {
@@ -420,9 +436,17 @@ TaskLoad loadTask(const std::filesystem::path& dir, const LoadOptions& options) 
                    [](const TaskError& a, const TaskError& b) { return a.line < b.line; });
   load.errors.insert(load.errors.end(), caseErrors.begin(), caseErrors.end());
 
-  if (!std::filesystem::exists(dir / "golden.py")) {
+  std::string golden;
+  if (!readText(dir / "golden.py", golden)) {
     load.errors.push_back({(dir / "golden.py").string(), 0,
                            fmt::format("no golden.py (it must define a PyTorch function `{}`)", task.name)});
+  } else {
+    task.goldenFunction = findGoldenFunction(task, golden);
+    if (task.goldenFunction.empty()) {
+      load.errors.push_back({(dir / "golden.py").string(), 0,
+                             fmt::format("golden.py defines no function `{}` (def {}(...) is what the harness calls)",
+                                         task.name, task.name)});
+    }
   }
   if (!readText(dir / "desc.md", task.desc)) {
     load.errors.push_back(

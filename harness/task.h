@@ -80,6 +80,9 @@ struct Task {
   std::vector<Case> cases;
   bool hasInputsPy = false;
   std::string desc;  // desc.md text
+  // The golden function, found as CANN Bench finds it: the schema's leading name (`rms_norm(Tensor x, ...)`), else
+  // the folder's name, else the operator name in lower case; the first one golden.py defines with `def NAME(`.
+  std::string goldenFunction;
 
   // The output dtypes of a case: the dtype combination its inputs select (by each input's position in its
   // dtype list); throws nothing: falls back to the first input's dtype when the proto lists one combination.

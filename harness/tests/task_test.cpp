@@ -79,6 +79,7 @@ TEST(TaskLoad, ReadsProtoAndCsvWithBomCrlfQuotedLinesAndSpecialRanges) {
   EXPECT_DOUBLE_EQ(t.precision.at(DType::F16).maxRel, 0.02);
   EXPECT_EQ(t.desc, "# task_good\nA loader test task.\n");
   EXPECT_FALSE(t.hasInputsPy);
+  EXPECT_EQ(t.goldenFunction, "task_good");  // the schema says add_rms_norm, which golden.py does not define
 
   ASSERT_EQ(t.cases.size(), 2u);
   const Case& c1 = t.cases[0];
@@ -220,6 +221,7 @@ TEST(TaskLoad, CasesYamlWithListsNullsNamedRangesAndMarks) {
   ASSERT_TRUE(load.task);
   const Task& task = *load.task;
   EXPECT_EQ(task.level, 4);
+  EXPECT_EQ(task.goldenFunction, "lists");
   EXPECT_TRUE(task.inputs[1].isList);    // from `Tensor[]` in the schema
   EXPECT_TRUE(task.inputs[2].optional);  // from `Tensor?`
   ASSERT_EQ(task.cases.size(), 3u);
@@ -302,6 +304,18 @@ TEST(TaskLoad, UnrepresentedDtypesLoadAsNotEvaluable) {
   const Case& c = load.task->cases.at(0);
   EXPECT_EQ(c.unsupported, "");  // combination 0 fits first: y is int8
   EXPECT_THAT(load.task->outputDtypeNames(c), ElementsAre("int8"));
+}
+
+TEST(TaskLoad, GoldenFunctionFollowsTheSchemaName) {
+  TempTask t("golden_names");
+  t.write("proto.yaml", kUnaryProto);  // schema: unary(Tensor x) -> Tensor y
+  t.write("cases.csv", "case_id,input_shape,dtype\n1,\"[[2]]\",\"[\"\"float32\"\"]\"\n");
+  t.write("golden.py", "import torch\n\ndef golden_names(x):\n    return x\n\ndef unary(x):\n    return x\n");
+  EXPECT_EQ(loadTask(t.dir()).task->goldenFunction, "unary");
+  t.write("golden.py", "def helper(x):\n    return x\n");
+  EXPECT_THAT(messages(loadTask(t.dir())),
+              ElementsAre(t.path("golden.py") + ": error: golden.py defines no function `golden_names` (def "
+                                                "golden_names(...) is what the harness calls)"));
 }
 
 TEST(TaskLoad, CsvIsForcedWithCasesSource) {
