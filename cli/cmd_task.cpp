@@ -2,6 +2,8 @@
 // FILE:LINE: error: message, then "N tasks, M cases, K errors". Exit 0 when clean, 1 on any error, 2 on
 // usage.
 #include <algorithm>
+#include <cmath>
+#include <optional>
 #include <filesystem>
 #include <iostream>
 #include <map>
@@ -22,7 +24,46 @@ struct TaskCheckOptions {
   std::vector<std::string> paths;
   std::string cases = "auto";
   bool levels = false;
+  bool list = false;
 };
+
+std::string bound(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  return fmt::format("{}", v);
+}
+
+std::string rangeText(const std::optional<std::pair<double, double>>& r) {
+  return r ? fmt::format("[{}, {}]", bound(r->first), bound(r->second)) : "default";
+}
+
+// One line per case, every field as loaded: what `--list` prints (and how a CSV and a YAML file are compared).
+std::string describeCase(const harness::Task& task, const harness::Case& c) {
+  std::string out = fmt::format("{} case {}:", task.name, c.id);
+  for (size_t i = 0; i < c.inputs.size(); ++i) {
+    const harness::CaseTensor& t = c.inputs[i];
+    out += fmt::format(" {}", i < task.inputs.size() ? task.inputs[i].name : "?");
+    if (!t.present) {
+      out += " absent;";
+      continue;
+    }
+    out += " " + t.dtypeName;
+    for (size_t j = 0; j < t.shapes.size(); ++j) {
+      std::string dims;
+      for (int64_t d : t.shapes[j]) dims += (dims.empty() ? "" : ",") + std::to_string(d);
+      out += fmt::format("{}[{}]", j == 0 ? (t.isList ? "{" : "") : " ", dims);
+      if (j < t.elementRanges.size()) out += " " + rangeText(t.elementRanges[j]);
+    }
+    if (t.isList) out += "}";
+    if (t.elementRanges.empty()) out += " " + rangeText(t.valueRange);
+    out += ";";
+  }
+  out += " outputs";
+  for (const std::string& d : task.outputDtypeNames(c)) out += " " + d;
+  out += "; attrs " + c.attrsJson;
+  if (!c.unsupported.empty()) out += "; not evaluable: " + c.unsupported;
+  return out;
+}
 
 struct LevelCount {
   int tasks = 0;
@@ -70,7 +111,10 @@ int runTaskCheck(const TaskCheckOptions& options, std::ostream& out, std::ostrea
     cases += static_cast<int>(result.task->cases.size());
     perLevel[result.task->level].tasks++;
     perLevel[result.task->level].cases += static_cast<int>(result.task->cases.size());
-    for (const harness::Case& c : result.task->cases) unsupported += c.unsupported.empty() ? 0 : 1;
+    for (const harness::Case& c : result.task->cases) {
+      unsupported += c.unsupported.empty() ? 0 : 1;
+      if (options.list) out << describeCase(*result.task, c) << "\n";
+    }
   }
   if (options.levels) {
     for (const auto& [level, n] : perLevel)
@@ -102,6 +146,7 @@ void registerTaskCommands(CLI::App& app) {
       ->check(CLI::IsMember({"auto", "csv", "yaml"}))
       ->capture_default_str();
   check->add_flag("--levels", options->levels, "Also print the task and case counts per level");
+  check->add_flag("--list", options->list, "Also print every loaded case on one line (inputs, ranges, attrs)");
   check->callback([options] {
     int status = runTaskCheck(*options, std::cout, std::cerr);
     if (status != 0) throw CLI::RuntimeError(status);

@@ -283,6 +283,18 @@ std::string parseAttrs(const Task& task, const json& attrs) {
       fail(fmt::format("attrs must be an object such as {{\"eps\": 1e-6}}, not {}", attrs.dump()));
     for (const auto& [k, v] : attrs.items()) merged[k] = v;
   }
+  // A number written as a string ("1e-5": PyYAML reads 1e-5 without a dot as a string, and CANN Bench's CSVs
+  // were written from that) becomes the number when proto.yaml declares a scalar int or float attribute.
+  for (const AttrDecl& a : task.attrs) {
+    if (!merged.contains(a.name) || !merged[a.name].is_string()) continue;
+    std::string type = canonicalDtypeName(a.type);
+    bool scalarNumber = (type.find("int") != std::string::npos || type.find("float") != std::string::npos ||
+                         type == "double") &&
+                        type.find("list") == std::string::npos && type.find('[') == std::string::npos;
+    const std::string text = merged[a.name].get<std::string>();
+    json number = json::parse(text, nullptr, false);
+    if (scalarNumber && number.is_number()) merged[a.name] = number;
+  }
   for (const AttrDecl& a : task.attrs) {
     if (a.required && !merged.contains(a.name))
       fail(fmt::format("attribute `{}` is required (proto.yaml) but the case does not set it", a.name));

@@ -41,7 +41,7 @@ struct CaseTensor {
   bool isList = false;
   std::vector<std::vector<int64_t>> shapes;  // one shape for a tensor, n for a list
   dsl::DType dtype = dsl::DType::F32;
-  // Inclusive bounds; may be +-inf; nan bounds mean "nan values included" (see docs/bench.md).
+  // Inclusive bounds; may be +-inf; nan bounds mean "nan values included" (docs/tasks.md "Input generation").
   std::optional<std::pair<double, double>> valueRange;
   // A list's per-element ranges (one per shape) when the case gives them; otherwise empty and valueRange
   // applies.

@@ -250,6 +250,8 @@ TEST(TaskLoad, FlattenedRangesSchemaNoneDefaultsAndQuotedFlags) {
   difficulty: L2
   attrs:
   - {name: k, type: int, required: 'false'}
+  - {name: eps, type: float, default: "1e-5"}
+  - {name: mode, type: str, default: "1e-5"}
   inputs:
   - {name: xs, dtype: [float16]}
   - {name: g, dtype: [float16]}
@@ -276,6 +278,7 @@ TEST(TaskLoad, FlattenedRangesSchemaNoneDefaultsAndQuotedFlags) {
   EXPECT_TRUE(load.warnings.empty());
   ASSERT_TRUE(load.task);
   EXPECT_FALSE(load.task->attrs[0].required);
+  EXPECT_EQ(load.task->cases.at(0).attrsJson, R"({"eps":1e-05,"mode":"1e-5"})");  // a number only for a float attr
   EXPECT_TRUE(load.task->inputs[2].optional);  // `Tensor s=None`
   const Case& c = load.task->cases.at(0);
   ASSERT_EQ(c.inputs[0].elementRanges.size(), 2u);
