@@ -1,5 +1,5 @@
-// The rules of one case row (docs/tasks.md "Cases"). They follow what CANN Bench's loader and data generator do
-// with the same fields, and turn what they would silently misread into an error naming the input.
+// The rules of one case row (docs/tasks.md "Cases"). They follow what CANN Bench's loader and data generator
+// do with the same fields, and turn what they would silently misread into an error naming the input.
 #include "harness/case_parse.h"
 
 #include <algorithm>
@@ -18,7 +18,8 @@ using Range = std::pair<double, double>;
 std::string canonicalDtypeName(std::string_view name) {
   std::string s;
   for (char c : name) {
-    if (!std::isspace(static_cast<unsigned char>(c))) s += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (!std::isspace(static_cast<unsigned char>(c)))
+      s += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   }
   if (s.rfind("torch.", 0) == 0) s = s.substr(6);
   if (s == "fp16" || s == "half" || s == "f16") return "float16";
@@ -43,9 +44,9 @@ std::optional<dsl::DType> dtypeFromCannName(std::string_view name) {
 }
 
 bool isKnownCannDtype(std::string_view name) {
-  static const char* kOthers[] = {"float64",      "uint16",      "uint32",      "uint64",      "int4",
-                                  "hifloat8",     "float8_e4m3fn", "float8_e5m2", "float8_e8m0", "float4_e2m1",
-                                  "float4_e1m2",  "complex64",   "complex128"};
+  static const char* kOthers[] = {"float64",     "uint16",        "uint32",      "uint64",      "int4",
+                                  "hifloat8",    "float8_e4m3fn", "float8_e5m2", "float8_e8m0", "float4_e2m1",
+                                  "float4_e1m2", "complex64",     "complex128"};
   return std::any_of(std::begin(kOthers), std::end(kOthers), [&](const char* n) { return name == n; });
 }
 
@@ -55,7 +56,9 @@ struct RowError {
   std::string message;
 };
 
-[[noreturn]] void fail(std::string message) { throw RowError{std::move(message)}; }
+[[noreturn]] void fail(std::string message) {
+  throw RowError{std::move(message)};
+}
 
 std::string inputLabel(const Task& task, size_t i) {
   return i < task.inputs.size() ? fmt::format("input {} ({})", i + 1, task.inputs[i].name)
@@ -75,25 +78,28 @@ std::vector<int64_t> toShape(const json& j, const std::string& what) {
   return shape;
 }
 
-// A bound: a number, true/false (1/0), or one of the non-finite spellings (already "inf"/"-inf"/"nan" after the
-// CSV literal rewrite or the YAML scalar rules; "+inf" and "Infinity" accepted too).
+// A bound: a number, true/false (1/0), or one of the non-finite spellings (already "inf"/"-inf"/"nan" after
+// the CSV literal rewrite or the YAML scalar rules; "+inf" and "Infinity" accepted too).
 double toBound(const json& j, const std::string& what) {
   if (j.is_boolean()) return j.get<bool>() ? 1.0 : 0.0;
   if (j.is_number()) return j.get<double>();
   if (j.is_string()) {
     std::string s = j.get<std::string>();
     std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-    if (s == "inf" || s == "+inf" || s == "infinity" || s == ".inf") return std::numeric_limits<double>::infinity();
+    if (s == "inf" || s == "+inf" || s == "infinity" || s == ".inf")
+      return std::numeric_limits<double>::infinity();
     if (s == "-inf" || s == "-infinity" || s == "-.inf") return -std::numeric_limits<double>::infinity();
     if (s == "nan" || s == ".nan") return std::numeric_limits<double>::quiet_NaN();
   }
   fail(fmt::format("value range of {}: bound {} is not a number, inf or nan", what, j.dump()));
 }
 
-bool isBound(const json& j) { return j.is_number() || j.is_boolean() || j.is_string(); }
+bool isBound(const json& j) {
+  return j.is_number() || j.is_boolean() || j.is_string();
+}
 
-// One range: [lo, hi], [v] (the constant v), or {mean: [a, b], std: [c, d]} (a normal distribution, read as the
-// uniform range a - 3d .. b + 3d that holds nearly all of its values).
+// One range: [lo, hi], [v] (the constant v), or {mean: [a, b], std: [c, d]} (a normal distribution, read as
+// the uniform range a - 3d .. b + 3d that holds nearly all of its values).
 std::optional<Range> toRange(const json& j, const std::string& what) {
   if (j.is_null()) return std::nullopt;
   if (j.is_object() && j.contains("mean")) {
@@ -115,7 +121,9 @@ std::optional<Range> toRange(const json& j, const std::string& what) {
   return Range{lo, hi};
 }
 
-bool isSingleRange(const json& j) { return j.is_array() && !j.empty() && isBound(j[0]); }
+bool isSingleRange(const json& j) {
+  return j.is_array() && !j.empty() && isBound(j[0]);
+}
 
 // The i-th entry of a per-input list that CANN Bench pads by repeating its last entry.
 const json* entry(const json& list, size_t i) {
@@ -124,7 +132,8 @@ const json* entry(const json& list, size_t i) {
 }
 
 void parseShapes(const Task& task, const json& shapes, Case& c, std::vector<std::string>& warnings) {
-  if (!shapes.is_array() || shapes.empty()) fail("input_shape must be a non-empty list with one entry per input");
+  if (!shapes.is_array() || shapes.empty())
+    fail("input_shape must be a non-empty list with one entry per input");
   json perInput = isShape(shapes) ? json::array({shapes}) : shapes;  // [2, 3] is the one input's shape
   if (perInput.size() > task.inputs.size())
     fail(fmt::format("input_shape has {} entries but proto.yaml declares {} inputs", perInput.size(),
@@ -135,8 +144,10 @@ void parseShapes(const Task& task, const json& shapes, Case& c, std::vector<std:
     const json& s = i < perInput.size() ? perInput[i] : json();
     if (s.is_null()) {
       if (!task.inputs[i].optional)
-        warnings.push_back(fmt::format("{} has no shape (null or left out) but proto.yaml does not mark it optional; "
-                                       "taken as absent", what));
+        warnings.push_back(
+            fmt::format("{} has no shape (null or left out) but proto.yaml does not mark it optional; "
+                        "taken as absent",
+                        what));
       t.present = false;
     } else if (isShape(s)) {
       t.shapes.push_back(toShape(s, what));
@@ -155,7 +166,8 @@ void parseDtypes(const Task& task, const json& dtypes, Case& c, std::vector<std:
   json list = dtypes.is_string() ? json::array({dtypes}) : dtypes;
   if (!list.is_array() || list.empty()) fail("dtype must be a list with one dtype per input");
   if (list.size() > task.inputs.size())
-    fail(fmt::format("dtype has {} entries but proto.yaml declares {} inputs", list.size(), task.inputs.size()));
+    fail(fmt::format("dtype has {} entries but proto.yaml declares {} inputs", list.size(),
+                     task.inputs.size()));
   for (size_t i = 0; i < c.inputs.size(); ++i) {
     CaseTensor& t = c.inputs[i];
     if (!t.present) continue;
@@ -164,13 +176,15 @@ void parseDtypes(const Task& task, const json& dtypes, Case& c, std::vector<std:
     std::vector<std::string> names;
     if (d->is_string()) {
       names.push_back(canonicalDtypeName(d->get<std::string>()));
-    } else if (d->is_array() && !d->empty() && std::all_of(d->begin(), d->end(), [](const json& x) { return x.is_string(); })) {
+    } else if (d->is_array() && !d->empty() &&
+               std::all_of(d->begin(), d->end(), [](const json& x) { return x.is_string(); })) {
       for (const json& x : *d) names.push_back(canonicalDtypeName(x.get<std::string>()));
     } else {
       fail(fmt::format("{} has a shape but its dtype is {}", what, d->dump()));
     }
     if (std::any_of(names.begin(), names.end(), [&](const std::string& n) { return n != names[0]; }))
-      fail(fmt::format("the tensors of list {} have different dtypes; Tilecraft needs one dtype per list", what));
+      fail(fmt::format("the tensors of list {} have different dtypes; Tilecraft needs one dtype per list",
+                       what));
     t.dtypeName = names[0];
     if (auto dt = dtypeFromCannName(t.dtypeName)) {
       t.dtype = *dt;
@@ -184,7 +198,8 @@ void parseDtypes(const Task& task, const json& dtypes, Case& c, std::vector<std:
     if (!allowed.empty() && std::find(allowed.begin(), allowed.end(), t.dtypeName) == allowed.end()) {
       std::string list;
       for (const std::string& a : allowed) list += (list.empty() ? "" : ", ") + a;
-      warnings.push_back(fmt::format("{} is {}, which proto.yaml does not list (it lists {})", what, t.dtypeName, list));
+      warnings.push_back(
+          fmt::format("{} is {}, which proto.yaml does not list (it lists {})", what, t.dtypeName, list));
     }
   }
 }
@@ -195,20 +210,24 @@ void parseRanges(const Task& task, const json& ranges, Case& c) {
   if (ranges.is_object() && !ranges.contains("mean")) {
     // {x1: [-1, 1], x2: [-5, 5]}: by input name.
     for (const auto& [name, value] : ranges.items()) {
-      auto it = std::find_if(task.inputs.begin(), task.inputs.end(), [&](const TensorDecl& t) { return t.name == name; });
-      if (it == task.inputs.end()) fail(fmt::format("value_range names `{}`, which is not an input of proto.yaml", name));
+      auto it = std::find_if(task.inputs.begin(), task.inputs.end(),
+                             [&](const TensorDecl& t) { return t.name == name; });
+      if (it == task.inputs.end())
+        fail(fmt::format("value_range names `{}`, which is not an input of proto.yaml", name));
       perInput[it - task.inputs.begin()] = &value;
     }
   } else if (ranges.is_object() || isSingleRange(ranges)) {
     // One range for every input (CANN Bench broadcasts [lo, hi] to all of them).
     std::fill(perInput.begin(), perInput.end(), &ranges);
   } else if (ranges.is_array() && ranges.size() > c.inputs.size()) {
-    // More entries than inputs: one range per tensor with the lists flattened, as some CANN Bench files write it.
+    // More entries than inputs: one range per tensor with the lists flattened, as some CANN Bench files write
+    // it.
     size_t tensors = 0;
     for (const CaseTensor& t : c.inputs) tensors += t.present ? t.shapes.size() : 1;
     if (ranges.size() != tensors)
-      fail(fmt::format("value_range has {} entries but proto.yaml declares {} inputs (and the case has {} tensors)",
-                       ranges.size(), c.inputs.size(), tensors));
+      fail(fmt::format(
+          "value_range has {} entries but proto.yaml declares {} inputs (and the case has {} tensors)",
+          ranges.size(), c.inputs.size(), tensors));
     size_t k = 0;
     for (CaseTensor& t : c.inputs) {
       if (!t.present) {
@@ -217,15 +236,18 @@ void parseRanges(const Task& task, const json& ranges, Case& c) {
       }
       std::string what = fmt::format("tensor {} of the flattened list", k + 1);
       for (size_t j = 0; j < t.shapes.size(); ++j, ++k) {
-        if (t.isList) t.elementRanges.push_back(toRange(ranges[k], what));
-        else t.valueRange = toRange(ranges[k], what);
+        if (t.isList)
+          t.elementRanges.push_back(toRange(ranges[k], what));
+        else
+          t.valueRange = toRange(ranges[k], what);
       }
     }
     return;
   } else if (ranges.is_array()) {
     for (size_t i = 0; i < perInput.size(); ++i) perInput[i] = entry(ranges, i);
   } else {
-    fail(fmt::format("value_range must be [lo, hi] or a list with one range per input, not {}", ranges.dump()));
+    fail(fmt::format("value_range must be [lo, hi] or a list with one range per input, not {}",
+                     ranges.dump()));
   }
   for (size_t i = 0; i < c.inputs.size(); ++i) {
     CaseTensor& t = c.inputs[i];
@@ -237,9 +259,11 @@ void parseRanges(const Task& task, const json& ranges, Case& c) {
       t.valueRange = toRange(*r, what);
       continue;
     }
-    if (!t.isList) fail(fmt::format("value range of {} is a list of ranges but the input is one tensor", what));
+    if (!t.isList)
+      fail(fmt::format("value range of {} is a list of ranges but the input is one tensor", what));
     if (r->size() > t.shapes.size())
-      fail(fmt::format("value range of list {} has {} entries for {} tensors", what, r->size(), t.shapes.size()));
+      fail(fmt::format("value range of list {} has {} entries for {} tensors", what, r->size(),
+                       t.shapes.size()));
     for (size_t j = 0; j < t.shapes.size(); ++j) t.elementRanges.push_back(toRange(*entry(*r, j), what));
     if (std::all_of(t.elementRanges.begin(), t.elementRanges.end(),
                     [&](const auto& e) { return e == t.elementRanges[0]; })) {
@@ -255,8 +279,21 @@ std::string parseAttrs(const Task& task, const json& attrs) {
     if (!a.defaultJson.empty()) merged[a.name] = json::parse(a.defaultJson);
   }
   if (!attrs.is_null()) {
-    if (!attrs.is_object()) fail(fmt::format("attrs must be an object such as {{\"eps\": 1e-6}}, not {}", attrs.dump()));
+    if (!attrs.is_object())
+      fail(fmt::format("attrs must be an object such as {{\"eps\": 1e-6}}, not {}", attrs.dump()));
     for (const auto& [k, v] : attrs.items()) merged[k] = v;
+  }
+  // A number written as a string ("1e-5": PyYAML reads 1e-5 without a dot as a string, and CANN Bench's CSVs
+  // were written from that) becomes the number when proto.yaml declares a scalar int or float attribute.
+  for (const AttrDecl& a : task.attrs) {
+    if (!merged.contains(a.name) || !merged[a.name].is_string()) continue;
+    std::string type = canonicalDtypeName(a.type);
+    bool scalarNumber = (type.find("int") != std::string::npos || type.find("float") != std::string::npos ||
+                         type == "double") &&
+                        type.find("list") == std::string::npos && type.find('[') == std::string::npos;
+    const std::string text = merged[a.name].get<std::string>();
+    json number = json::parse(text, nullptr, false);
+    if (scalarNumber && number.is_number()) merged[a.name] = number;
   }
   for (const AttrDecl& a : task.attrs) {
     if (a.required && !merged.contains(a.name))
@@ -267,8 +304,8 @@ std::string parseAttrs(const Task& task, const json& attrs) {
 
 }  // namespace
 
-std::optional<Case> parseCase(const Task& task, const RawCase& raw, const std::string& file, std::string& error,
-                              std::vector<std::string>& warnings) {
+std::optional<Case> parseCase(const Task& task, const RawCase& raw, const std::string& file,
+                              std::string& error, std::vector<std::string>& warnings) {
   std::vector<std::string> found;
   json fields = json::parse(raw.fields);
   Case c;
@@ -276,9 +313,12 @@ std::optional<Case> parseCase(const Task& task, const RawCase& raw, const std::s
   c.line = raw.line;
   try {
     const json& id = fields.contains("case_id") ? fields["case_id"] : json();
-    if (id.is_number_integer()) c.id = std::to_string(id.get<int64_t>());
-    else if (id.is_string() && !id.get<std::string>().empty()) c.id = id.get<std::string>();
-    else fail("missing case_id");
+    if (id.is_number_integer())
+      c.id = std::to_string(id.get<int64_t>());
+    else if (id.is_string() && !id.get<std::string>().empty())
+      c.id = id.get<std::string>();
+    else
+      fail("missing case_id");
     if (fields.contains("note") && fields["note"].is_string()) c.note = fields["note"].get<std::string>();
     parseShapes(task, fields.contains("input_shape") ? fields["input_shape"] : json(), c, found);
     parseDtypes(task, fields.contains("dtype") ? fields["dtype"] : json(), c, found);
@@ -342,7 +382,8 @@ std::vector<std::string> Task::outputDtypeNames(const Case& c) const {
 
 std::vector<dsl::DType> Task::outputDtypes(const Case& c) const {
   std::vector<dsl::DType> out;
-  for (const std::string& name : outputDtypeNames(c)) out.push_back(dtypeFromCannName(name).value_or(dsl::DType::F32));
+  for (const std::string& name : outputDtypeNames(c))
+    out.push_back(dtypeFromCannName(name).value_or(dsl::DType::F32));
   return out;
 }
 

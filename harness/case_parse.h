@@ -1,6 +1,6 @@
-// One case of a task, from the fields of a cases.yaml entry or a cases.csv row (both turned into one JSON object
-// first, so both files follow one set of rules), and CANN Bench's dtype names. Internal to harness/task.cpp;
-// declared here so the rules are testable on their own.
+// One case of a task, from the fields of a cases.yaml entry or a cases.csv row (both turned into one JSON
+// object first, so both files follow one set of rules), and CANN Bench's dtype names. Internal to
+// harness/task.cpp; declared here so the rules are testable on their own.
 #pragma once
 
 #include <optional>
@@ -24,9 +24,9 @@ std::optional<dsl::DType> dtypeFromCannName(std::string_view name);
 // A dtype CANN Bench uses that Tilecraft does not represent (float8_e4m3fn, hifloat8, int4, uint32, ...).
 bool isKnownCannDtype(std::string_view name);
 
-// nullopt with `error` set when the row is malformed; the Case otherwise (possibly with `unsupported` set), with
-// the usable row's inconsistencies appended to `warnings`.
-std::optional<Case> parseCase(const Task& task, const RawCase& raw, const std::string& file, std::string& error,
-                              std::vector<std::string>& warnings);
+// nullopt with `error` set when the row is malformed; the Case otherwise (possibly with `unsupported` set),
+// with the usable row's inconsistencies appended to `warnings`.
+std::optional<Case> parseCase(const Task& task, const RawCase& raw, const std::string& file,
+                              std::string& error, std::vector<std::string>& warnings);
 
 }  // namespace tilecraft::harness

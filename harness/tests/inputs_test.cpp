@@ -35,12 +35,15 @@ struct Fixture {
   }
 };
 
-size_t count(const std::vector<double>& v, double x) { return std::count(v.begin(), v.end(), x); }
+size_t count(const std::vector<double>& v, double x) {
+  return std::count(v.begin(), v.end(), x);
+}
 
 TEST(GenerateInputs, SameSeedSameBytesOtherSeedOtherBytes) {
   Fixture f;
   f.add("x", tensor(DType::F16, {4, 67}, std::make_pair(-2.0, 3.0)));
-  auto a = generateInputs(f.task, f.c, 7), b = generateInputs(f.task, f.c, 7), c = generateInputs(f.task, f.c, 8);
+  auto a = generateInputs(f.task, f.c, 7), b = generateInputs(f.task, f.c, 7),
+       c = generateInputs(f.task, f.c, 8);
   ASSERT_EQ(a.size(), 1u);
   EXPECT_EQ(a[0].name, "x");
   EXPECT_EQ(a[0].tensor.shape, (std::vector<int64_t>{4, 67}));
@@ -93,7 +96,8 @@ TEST(GenerateInputs, InfAndNanRangesPlaceSpecialValues) {
   const auto& c = in[2].tensor.data;
   EXPECT_EQ(count(c, -inf), 0u);
   EXPECT_GE(count(c, inf), 1u);
-  for (double v : c) EXPECT_TRUE(v == inf || (v >= interp::roundTo(0.1, DType::F32) && v <= interp::roundTo(1.1, DType::F32)));
+  for (double v : c)
+    EXPECT_TRUE(v == inf || (v >= interp::roundTo(0.1, DType::F32) && v <= interp::roundTo(1.1, DType::F32)));
   const auto& d = in[3].tensor.data;
   for (double v : d) EXPECT_TRUE(std::isfinite(v));
   EXPECT_EQ(*std::max_element(d.begin(), d.end()), 65504.0);
@@ -124,7 +128,8 @@ TEST(GenerateInputs, IntegersBoolsDefaultsListsAndAbsentInputs) {
   EXPECT_GE(count(in[0].tensor.data, 5.0), 1u);
   EXPECT_GE(count(in[1].tensor.data, 1.0), 100u);
   EXPECT_GE(count(in[1].tensor.data, 0.0), 100u);
-  for (double v : in[2].tensor.data) EXPECT_TRUE(v >= 0 && v <= 1);  // CANN Bench's default float range [0, 1)
+  for (double v : in[2].tensor.data)
+    EXPECT_TRUE(v >= 0 && v <= 1);  // CANN Bench's default float range [0, 1)
   for (double v : in[3].tensor.data) EXPECT_TRUE(v >= 0 && v <= 100);  // and integer range [0, 100]
   EXPECT_EQ(in[4].name, "ws.0");
   EXPECT_EQ(in[4].tensor.data, (std::vector<double>{5, 5, 5}));  // [5, 5]: the constant 5

@@ -28,7 +28,9 @@ class TempTask {
     write("desc.md", "desc\n");
   }
   ~TempTask() { fs::remove_all(dir_.parent_path()); }
-  void write(const std::string& file, const std::string& text) const { std::ofstream(dir_ / file, std::ios::binary) << text; }
+  void write(const std::string& file, const std::string& text) const {
+    std::ofstream(dir_ / file, std::ios::binary) << text;
+  }
   const fs::path& dir() const { return dir_; }
   std::string path(const std::string& file) const { return (dir_ / file).string(); }
 
@@ -77,6 +79,7 @@ TEST(TaskLoad, ReadsProtoAndCsvWithBomCrlfQuotedLinesAndSpecialRanges) {
   EXPECT_DOUBLE_EQ(t.precision.at(DType::F16).maxRel, 0.02);
   EXPECT_EQ(t.desc, "# task_good\nA loader test task.\n");
   EXPECT_FALSE(t.hasInputsPy);
+  EXPECT_EQ(t.goldenFunction, "task_good");  // the schema says add_rms_norm, which golden.py does not define
 
   ASSERT_EQ(t.cases.size(), 2u);
   const Case& c1 = t.cases[0];
@@ -109,20 +112,22 @@ TEST(TaskLoad, ReadsProtoAndCsvWithBomCrlfQuotedLinesAndSpecialRanges) {
 TEST(TaskLoad, ABadRowDropsOnlyThatRowWithItsLine) {
   TaskLoad load = loadTask(kData / "task_bad_rows");
   std::string f = (kData / "task_bad_rows/cases.csv").string();
-  EXPECT_THAT(messages(load),
-              ElementsAre(f + ":3: error: column value_range: not a JSON list or object: [-1, 1",
-                          f + ":6: error: case 5: attribute `mode` is required (proto.yaml) but the case does not set it",
-                          f + ":7: error: case 6: value range of input 1 (x) is [3, 1]: lo > hi",
-                          f + ":8: error: row has 6 cells, the header has 7",
-                          f + ":9: error: case_id 1 appears twice",
-                          f + ":10: error: case 9: unknown dtype `float99` of input 1 (x)"));
+  EXPECT_THAT(
+      messages(load),
+      ElementsAre(
+          f + ":3: error: column value_range: not a JSON list or object: [-1, 1",
+          f + ":6: error: case 5: attribute `mode` is required (proto.yaml) but the case does not set it",
+          f + ":7: error: case 6: value range of input 1 (x) is [3, 1]: lo > hi",
+          f + ":8: error: row has 6 cells, the header has 7", f + ":9: error: case_id 1 appears twice",
+          f + ":10: error: case 9: unknown dtype `float99` of input 1 (x)"));
   std::vector<std::string> warnings;
   for (const TaskError& w : load.warnings) warnings.push_back(w.str());
-  EXPECT_THAT(warnings,
-              ElementsAre(f + ":4: warning: case 3: input 2 (gamma) has no shape (null or left out) but proto.yaml "
-                              "does not mark it optional; taken as absent",
-                          f + ":5: warning: case 4: input 1 (x) is int8, which proto.yaml does not list (it lists "
-                              "float16, float32)"));
+  EXPECT_THAT(
+      warnings,
+      ElementsAre(f + ":4: warning: case 3: input 2 (gamma) has no shape (null or left out) but proto.yaml "
+                      "does not mark it optional; taken as absent",
+                  f + ":5: warning: case 4: input 1 (x) is int8, which proto.yaml does not list (it lists "
+                      "float16, float32)"));
   ASSERT_TRUE(load.task);
   std::vector<std::string> ids;
   for (const Case& c : load.task->cases) ids.push_back(c.id);
@@ -143,17 +148,21 @@ TEST(TaskLoad, ProtoErrorsNameTheLineAndLeaveNoTask) {
   EXPECT_THAT(load.errors[0].message, ::testing::StartsWith("invalid YAML: "));
 
   t.write("proto.yaml", "name: X\n");
-  EXPECT_THAT(messages(loadTask(t.dir())),
-              ElementsAre(t.path("proto.yaml") +
-                              ":1: error: proto.yaml must have an `operator:` mapping at its root (CANN Bench layout)",
-                          t.path("cases.csv") + ":2: error: case 1: input_shape has 1 entries but proto.yaml declares 0 "
-                                                "inputs"));
+  EXPECT_THAT(
+      messages(loadTask(t.dir())),
+      ElementsAre(
+          t.path("proto.yaml") +
+              ":1: error: proto.yaml must have an `operator:` mapping at its root (CANN Bench layout)",
+          t.path("cases.csv") + ":2: error: case 1: input_shape has 1 entries but proto.yaml declares 0 "
+                                "inputs"));
 
-  t.write("proto.yaml", "operator:\n  name: X\n  difficulty: hard\n  inputs:\n  - name: x\n    dtype: [float17]\n"
-                        "  outputs:\n  - {name: y, dtype: float16}\n");
-  EXPECT_THAT(messages(loadTask(t.dir())),
-              ElementsAre(t.path("proto.yaml") + ":3: error: `difficulty` must be L1, L2, L3, L4 or L5, not `hard`",
-                          t.path("proto.yaml") + ":6: error: unknown dtype `float17` of `x`"));
+  t.write("proto.yaml",
+          "operator:\n  name: X\n  difficulty: hard\n  inputs:\n  - name: x\n    dtype: [float17]\n"
+          "  outputs:\n  - {name: y, dtype: float16}\n");
+  EXPECT_THAT(
+      messages(loadTask(t.dir())),
+      ElementsAre(t.path("proto.yaml") + ":3: error: `difficulty` must be L1, L2, L3, L4 or L5, not `hard`",
+                  t.path("proto.yaml") + ":6: error: unknown dtype `float17` of `x`"));
 }
 
 TEST(TaskLoad, MissingFilesAreErrors) {
@@ -161,10 +170,11 @@ TEST(TaskLoad, MissingFilesAreErrors) {
   fs::remove(t.dir() / "golden.py");
   fs::remove(t.dir() / "desc.md");
   t.write("proto.yaml", kUnaryProto);
-  EXPECT_THAT(messages(loadTask(t.dir())),
-              ElementsAre(t.path("cases.csv") + ": error: no cases.yaml or cases.csv in the task folder",
-                          t.path("golden.py") + ": error: no golden.py (it must define a PyTorch function `bare`)",
-                          t.path("desc.md") + ": error: no desc.md (the task's description for generators)"));
+  EXPECT_THAT(
+      messages(loadTask(t.dir())),
+      ElementsAre(t.path("cases.csv") + ": error: no cases.yaml or cases.csv in the task folder",
+                  t.path("golden.py") + ": error: no golden.py (it must define a PyTorch function `bare`)",
+                  t.path("desc.md") + ": error: no desc.md (the task's description for generators)"));
 }
 
 TEST(TaskLoad, CasesYamlWithListsNullsNamedRangesAndMarks) {
@@ -205,12 +215,14 @@ TEST(TaskLoad, CasesYamlWithListsNullsNamedRangesAndMarks) {
   TaskLoad load = loadTask(t.dir());
   EXPECT_THAT(messages(load), ElementsAre());
   ASSERT_EQ(load.warnings.size(), 1u);
-  EXPECT_EQ(load.warnings[0].str(), t.path("cases.yaml") + ":16: warning: case 3: input 2 (ws) is float16, which "
-                                                           "proto.yaml does not list (it lists float32, bfloat16)");
+  EXPECT_EQ(load.warnings[0].str(), t.path("cases.yaml") +
+                                        ":16: warning: case 3: input 2 (ws) is float16, which "
+                                        "proto.yaml does not list (it lists float32, bfloat16)");
   ASSERT_TRUE(load.task);
   const Task& task = *load.task;
   EXPECT_EQ(task.level, 4);
-  EXPECT_TRUE(task.inputs[1].isList);  // from `Tensor[]` in the schema
+  EXPECT_EQ(task.goldenFunction, "lists");
+  EXPECT_TRUE(task.inputs[1].isList);    // from `Tensor[]` in the schema
   EXPECT_TRUE(task.inputs[2].optional);  // from `Tensor?`
   ASSERT_EQ(task.cases.size(), 3u);
   const Case& c1 = task.cases[0];
@@ -238,6 +250,8 @@ TEST(TaskLoad, FlattenedRangesSchemaNoneDefaultsAndQuotedFlags) {
   difficulty: L2
   attrs:
   - {name: k, type: int, required: 'false'}
+  - {name: eps, type: float, default: "1e-5"}
+  - {name: mode, type: str, default: "1e-5"}
   inputs:
   - {name: xs, dtype: [float16]}
   - {name: g, dtype: [float16]}
@@ -257,12 +271,14 @@ TEST(TaskLoad, FlattenedRangesSchemaNoneDefaultsAndQuotedFlags) {
   value_range: [[-1, 1], [-2, 2], [0, 1], [0, 2], [0, 3]]
 )");
   TaskLoad load = loadTask(t.dir());
-  EXPECT_THAT(messages(load), ElementsAre(t.path("cases.yaml") + ":6: error: case 2: value_range has 5 entries but "
-                                                                 "proto.yaml declares 3 inputs (and the case has 4 "
-                                                                 "tensors)"));
+  EXPECT_THAT(messages(load),
+              ElementsAre(t.path("cases.yaml") + ":6: error: case 2: value_range has 5 entries but "
+                                                 "proto.yaml declares 3 inputs (and the case has 4 "
+                                                 "tensors)"));
   EXPECT_TRUE(load.warnings.empty());
   ASSERT_TRUE(load.task);
   EXPECT_FALSE(load.task->attrs[0].required);
+  EXPECT_EQ(load.task->cases.at(0).attrsJson, R"({"eps":1e-05,"mode":"1e-5"})");  // a number only for a float attr
   EXPECT_TRUE(load.task->inputs[2].optional);  // `Tensor s=None`
   const Case& c = load.task->cases.at(0);
   ASSERT_EQ(c.inputs[0].elementRanges.size(), 2u);
@@ -280,8 +296,9 @@ TEST(TaskLoad, UnrepresentedDtypesLoadAsNotEvaluable) {
   outputs:
   - {name: y, dtype: [int8, float8_e4m3fn]}
 )");
-  t.write("cases.csv", "case_id,operator,input_shape,dtype,attrs,value_range,note\n"
-                       "1,Quant,\"[[4]]\",\"['float16']\",{},\"[-inf, inf]\",python literal\n");
+  t.write("cases.csv",
+          "case_id,operator,input_shape,dtype,attrs,value_range,note\n"
+          "1,Quant,\"[[4]]\",\"['float16']\",{},\"[-inf, inf]\",python literal\n");
   TaskLoad load = loadTask(t.dir());
   ASSERT_TRUE(load.errors.empty()) << load.errors[0].str();
   ASSERT_TRUE(load.task);
@@ -290,6 +307,18 @@ TEST(TaskLoad, UnrepresentedDtypesLoadAsNotEvaluable) {
   const Case& c = load.task->cases.at(0);
   EXPECT_EQ(c.unsupported, "");  // combination 0 fits first: y is int8
   EXPECT_THAT(load.task->outputDtypeNames(c), ElementsAre("int8"));
+}
+
+TEST(TaskLoad, GoldenFunctionFollowsTheSchemaName) {
+  TempTask t("golden_names");
+  t.write("proto.yaml", kUnaryProto);  // schema: unary(Tensor x) -> Tensor y
+  t.write("cases.csv", "case_id,input_shape,dtype\n1,\"[[2]]\",\"[\"\"float32\"\"]\"\n");
+  t.write("golden.py", "import torch\n\ndef golden_names(x):\n    return x\n\ndef unary(x):\n    return x\n");
+  EXPECT_EQ(loadTask(t.dir()).task->goldenFunction, "unary");
+  t.write("golden.py", "def helper(x):\n    return x\n");
+  EXPECT_THAT(messages(loadTask(t.dir())),
+              ElementsAre(t.path("golden.py") + ": error: golden.py defines no function `golden_names` (def "
+                                                "golden_names(...) is what the harness calls)"));
 }
 
 TEST(TaskLoad, CsvIsForcedWithCasesSource) {
@@ -326,7 +355,10 @@ TEST(FindTaskDirs, SortedFoldersHoldingProtoYaml) {
 
 TEST(Csv, QuotesBomCrlfAndUnterminatedCells) {
   std::vector<CsvError> errors;
-  auto records = readCsv("\xEF\xBB\xBF" "a,\"b,\"\"c\"\"\"\r\n\r\n\"x\r\ny\",\n", errors);
+  auto records = readCsv(
+      "\xEF\xBB\xBF"
+      "a,\"b,\"\"c\"\"\"\r\n\r\n\"x\r\ny\",\n",
+      errors);
   EXPECT_TRUE(errors.empty());
   ASSERT_EQ(records.size(), 2u);
   EXPECT_EQ(records[0].line, 1);
@@ -343,7 +375,8 @@ TEST(Csv, QuotesBomCrlfAndUnterminatedCells) {
 
 TEST(Csv, CellLiteralsBecomeStrictJson) {
   std::string json, error;
-  ASSERT_TRUE(literalToJson("[['nan', 'nan'], [-inf, +inf, Infinity, -Infinity, NaN], [1e-5, 2.5E+3]]", json, error));
+  ASSERT_TRUE(
+      literalToJson("[['nan', 'nan'], [-inf, +inf, Infinity, -Infinity, NaN], [1e-5, 2.5E+3]]", json, error));
   EXPECT_EQ(json, R"([["nan", "nan"], ["-inf", "inf", "inf", "-inf", "nan"], [1e-5, 2.5E+3]])");
   ASSERT_TRUE(literalToJson("{'a': True, 'b': None, \"c\": false, 'd': 'it\\'s'}", json, error));
   EXPECT_EQ(json, R"({"a": true, "b": null, "c": false, "d": "it's"})");
