@@ -1,8 +1,9 @@
 #include "dsl/builtins.h"
 
 #include <algorithm>
-#include <cassert>
 #include <vector>
+
+#include "support/assert.h"
 
 namespace tilecraft::dsl {
 
@@ -90,7 +91,7 @@ std::span<const BuiltinInfo> allBuiltins() { return kBuiltins; }
 
 const BuiltinInfo& builtinInfo(Builtin id) {
   const BuiltinInfo& info = kBuiltins[static_cast<size_t>(id)];
-  assert(info.id == id && "kBuiltins is not in enum order");
+  TC_ASSERT(info.id == id, "kBuiltins is not in enum order");
   return info;
 }
 

@@ -2,9 +2,9 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <cassert>
 
 #include "dsl/sema_internal.h"
+#include "support/assert.h"
 
 namespace tilecraft::dsl {
 
@@ -390,7 +390,7 @@ void Checker::checkStatement(NodeId id) {
           .hint("assign it to a name, or store(...) it");
       return;
     }
-    default: assert(false && "the parser makes no other statement kinds");
+    default: TC_ASSERT(false, "the parser makes no other statement kinds");
   }
 }
 

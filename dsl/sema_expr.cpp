@@ -3,10 +3,10 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <cassert>
 #include <cmath>
 
 #include "dsl/sema_internal.h"
+#include "support/assert.h"
 
 namespace tilecraft::dsl::detail {
 
@@ -133,7 +133,7 @@ Type Checker::exprImpl(NodeId id) {
       return Type::error();
     default:
       // Keywords are read by calls and slices by subscripts; no other node reaches here.
-      assert(false && "not an expression node");
+      TC_ASSERT(false, "not an expression node");
       return Type::error();
   }
 }

@@ -1,11 +1,11 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <cassert>
 #include <cmath>
 
 #include "interp/machine.h"
 #include "interp/numeric.h"
+#include "support/assert.h"
 
 namespace tilecraft::interp::detail {
 
@@ -83,7 +83,7 @@ void Machine::bindParams() {
       continue;
     }
     auto shape = paramShape(program_, p, request_.dims);
-    assert(shape && "bindModule checked every dim");
+    TC_ASSERT(shape, "bindModule checked every dim");
     shapes_[i] = *shape;
     if (p.loaded) {
       auto it = request_.inputs.find(p.name);
@@ -188,7 +188,7 @@ void Machine::forLoop(NodeId id) {
     int64_t start = v.size() == 1 ? 0 : v[0];
     int64_t stop = v.size() == 1 ? v[0] : v[1];
     int64_t step = v.size() == 3 ? v[2] : 1;
-    assert(step > 0 && "the checker requires a positive constant step");
+    TC_ASSERT(step > 0, "the checker requires a positive constant step");
     for (int64_t i = start; i < stop; i += step) {
       env_[ast_.node(targets[0]).name] = IntV{i};
       block(body);

@@ -127,10 +127,16 @@ std::optional<HostTensor> decodeNpy(const std::string& bytes, std::string* error
   if (*order != "False") return fail("Fortran-order .npy arrays are not supported (save with a C-contiguous array)");
   const DescrEntry* entry = nullptr;
   for (const DescrEntry& e : kDescrs) {
-    if (*descr == e.descr || (e.bytes == 1 && *descr == std::string("<") + (e.descr + 1))) entry = &e;
+    // One-byte types and raw void have no byte order: NumPy writes '|', others may write '<'. bf16 has no NumPy
+    // type; a bf16 array saved from NumPy is a uint16 array viewed as 'V2', which np.save writes as '|V2'.
+    bool orderless = e.bytes == 1 || e.dtype == DType::BF16;
+    if (*descr == e.descr || (orderless && descr->size() == 3 && (descr->front() == '<' || descr->front() == '|') &&
+                              descr->substr(1) == e.descr + 1)) {
+      entry = &e;
+    }
   }
   if (!entry) {
-    return fail(fmt::format("unsupported .npy dtype '{}' (supported: <f2, <V2 (bf16), <f4, |i1, |u1, <i2, <i4, <i8, |b1)",
+    return fail(fmt::format("unsupported .npy dtype '{}' (supported: <f2, <V2 or |V2 (bf16), <f4, |i1, |u1, <i2, <i4, <i8, |b1)",
                             *descr));
   }
   HostTensor t;

@@ -1,10 +1,10 @@
 #include "interp/tile_ops.h"
 
-#include <cassert>
 #include <cmath>
 #include <limits>
 
 #include "interp/numeric.h"
+#include "support/assert.h"
 
 namespace tilecraft::interp::detail {
 
@@ -39,7 +39,7 @@ Tile mapTiles(const std::vector<const Tile*>& operands, DType out, const std::fu
   std::vector<std::vector<int64_t>> shapes;
   for (const Tile* t : operands) shapes.push_back(t->shape);
   auto shape = broadcastShapes(shapes);
-  assert(shape && "the checker guarantees broadcastable operands");
+  TC_ASSERT(shape, "the checker guarantees broadcastable operands");
   Tile r{out, *shape, {}};
   size_t rank = shape->size();
   size_t n = static_cast<size_t>(r.numel());
@@ -129,7 +129,7 @@ double unaryMath(Builtin builtin, double x) {
     case Builtin::Sin: return std::sin(x);
     case Builtin::Cos: return std::cos(x);
     case Builtin::Erf: return std::erf(x);
-    default: assert(false && "not a unary math builtin"); return x;
+    default: TC_ASSERT(false, "not a unary math builtin"); return x;
   }
 }
 
@@ -188,7 +188,7 @@ Tile reduce(Builtin builtin, const Tile& x, size_t axis) {
           if (arg) acc = static_cast<double>(best);
           break;
         }
-        default: assert(false && "not a reduction");
+        default: TC_ASSERT(false, "not a reduction");
       }
       r.data[static_cast<size_t>(o * s.inner + k)] = roundTo(acc, r.dtype);
     }

@@ -1,17 +1,9 @@
 // Internal asserts of the compiler: a failed check is a compiler bug, never a user error, so it reports the
 // broken invariant with its location and aborts (user mistakes go through support::DiagnosticEngine).
+// TILECRAFT_CHECK is the IR's spelling of the toolchain's one internal assert, TC_ASSERT (support/assert.h); its
+// message is a ready string (often built with fmt::format), never a format string.
 #pragma once
 
-#include <string>
+#include "support/assert.h"
 
-namespace tilecraft::ir {
-
-[[noreturn]] void internalError(const char* file, int line, const char* condition,
-                                const std::string& message);
-
-}  // namespace tilecraft::ir
-
-#define TILECRAFT_CHECK(cond, message)                                               \
-  do {                                                                               \
-    if (!(cond)) ::tilecraft::ir::internalError(__FILE__, __LINE__, #cond, message); \
-  } while (0)
+#define TILECRAFT_CHECK(cond, message) TC_ASSERT(cond, "{}", message)

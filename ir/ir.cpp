@@ -2,19 +2,10 @@
 
 #include <fmt/format.h>
 
-#include <cstdio>
-#include <cstdlib>
-
 #include "dsl/sema_layout.h"
 #include "ir/check.h"
 
 namespace tilecraft::ir {
-
-void internalError(const char* file, int line, const char* condition, const std::string& message) {
-  std::fprintf(stderr, "internal compiler error: %s:%d: check '%s' failed: %s\n", file, line, condition,
-               message.c_str());
-  std::abort();
-}
 
 const char* nodeKindName(NodeKind kind) {
   static constexpr const char* kNames[] = {

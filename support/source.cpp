@@ -1,18 +1,19 @@
 #include "support/source.h"
 
 #include <algorithm>
-#include <cassert>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <sstream>
+
+#include "support/assert.h"
 
 namespace tilecraft::support {
 
 Span Span::to(const Span& other) const {
   if (!valid()) return other;
   if (!other.valid()) return *this;
-  assert(file == other.file && "span across files");
+  TC_ASSERT(file == other.file, "span across files");
   return Span{file, std::min(begin, other.begin), std::max(end, other.end)};
 }
 
@@ -40,7 +41,7 @@ std::optional<FileId> SourceManager::addFile(const std::string& path, std::strin
 }
 
 const SourceManager::File& SourceManager::file(FileId id) const {
-  assert(id != kNoFile && id <= files_.size() && "bad FileId");
+  TC_ASSERT(id != kNoFile && id <= files_.size(), "bad FileId");
   return files_[id - 1];
 }
 

@@ -2,6 +2,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 
 #include "interp/compare.h"
 #include "interp/npy.h"
@@ -44,6 +47,30 @@ TEST(Npy, F16IsStoredAsItsBitPattern) {
   EXPECT_EQ(data, std::string("\x00\x3C\x00\xC0", 4));
 }
 
+// bf16 has no NumPy type: a NumPy user saves the uint16 bit patterns viewed as 'V2', and np.save writes '|V2'.
+// data/bf16_numpy_v2.npy is such a file (np.save of [[1, -2], [0.5, 3]] as bf16 bits .view('V2')).
+TEST(Npy, Bf16FromNumpyIsReadWithEitherByteOrderMark) {
+  std::ifstream in(std::filesystem::path(TILECRAFT_SOURCE_DIR) / "interp/tests/data/bf16_numpy_v2.npy", std::ios::binary);
+  ASSERT_TRUE(in);
+  std::string numpyBytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_NE(numpyBytes.find("'descr': '|V2'"), std::string::npos);
+  std::string littleBytes = numpyBytes;
+  littleBytes.replace(littleBytes.find("|V2"), 3, "<V2");
+  for (const std::string& bytes : {numpyBytes, littleBytes}) {
+    std::string error;
+    std::optional<HostTensor> t = decodeNpy(bytes, &error);
+    ASSERT_TRUE(t) << error;
+    EXPECT_EQ(t->dtype, DType::BF16);
+    EXPECT_EQ(t->shape, (std::vector<int64_t>{2, 2}));
+    EXPECT_EQ(t->data, (std::vector<double>{1.0, -2.0, 0.5, 3.0}));
+  }
+  std::string error;
+  std::string bigEndian = numpyBytes;
+  bigEndian.replace(bigEndian.find("|V2"), 3, ">V2");
+  EXPECT_FALSE(decodeNpy(bigEndian, &error));
+  EXPECT_EQ(error, "unsupported .npy dtype '>V2' (supported: <f2, <V2 or |V2 (bf16), <f4, |i1, |u1, <i2, <i4, <i8, |b1)");
+}
+
 TEST(Npy, BadFilesAreRejectedWithTheReason) {
   std::string error;
   EXPECT_FALSE(decodeNpy("hello", &error));
@@ -54,7 +81,7 @@ TEST(Npy, BadFilesAreRejectedWithTheReason) {
   std::string f64 = bytes;
   f64.replace(f64.find("<f4"), 3, "<f8");
   EXPECT_FALSE(decodeNpy(f64, &error));
-  EXPECT_EQ(error, "unsupported .npy dtype '<f8' (supported: <f2, <V2 (bf16), <f4, |i1, |u1, <i2, <i4, <i8, |b1)");
+  EXPECT_EQ(error, "unsupported .npy dtype '<f8' (supported: <f2, <V2 or |V2 (bf16), <f4, |i1, |u1, <i2, <i4, <i8, |b1)");
   EXPECT_FALSE(decodeNpy(bytes.substr(0, 20), &error));
   EXPECT_EQ(error, "truncated .npy header");
   std::string v9 = bytes;
