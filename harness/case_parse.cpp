@@ -32,15 +32,26 @@ std::string canonicalDtypeName(std::string_view name) {
   return s;
 }
 
+namespace {
+// One table: a Tilecraft dtype and the name CANN Bench (and torch) give it.
+constexpr std::pair<const char*, dsl::DType> kCannNames[] = {
+    {"float16", dsl::DType::F16}, {"bfloat16", dsl::DType::BF16}, {"float32", dsl::DType::F32},
+    {"int8", dsl::DType::I8},     {"uint8", dsl::DType::U8},      {"int16", dsl::DType::I16},
+    {"int32", dsl::DType::I32},   {"int64", dsl::DType::I64},     {"bool", dsl::DType::Bool}};
+}  // namespace
+
 std::optional<dsl::DType> dtypeFromCannName(std::string_view name) {
-  using D = dsl::DType;
-  static const std::pair<const char*, D> kNames[] = {
-      {"float16", D::F16}, {"bfloat16", D::BF16}, {"float32", D::F32}, {"int8", D::I8},  {"uint8", D::U8},
-      {"int16", D::I16},   {"int32", D::I32},     {"int64", D::I64},   {"bool", D::Bool}};
-  for (const auto& [n, d] : kNames) {
+  for (const auto& [n, d] : kCannNames) {
     if (name == n) return d;
   }
   return std::nullopt;
+}
+
+const char* cannDtypeName(dsl::DType dtype) {
+  for (const auto& [n, d] : kCannNames) {
+    if (d == dtype) return n;
+  }
+  return "float32";
 }
 
 bool isKnownCannDtype(std::string_view name) {
@@ -343,38 +354,49 @@ std::optional<Case> parseCase(const Task& task, const RawCase& raw, const std::s
 }
 
 std::vector<std::string> Task::outputDtypeNames(const Case& c) const {
+  // A task built in code may give only the dtypes: their canonical names stand in for the proto's spelling.
+  auto namesOf = [](const TensorDecl& t) {
+    if (!t.dtypeNames.empty() || t.dtypes.empty()) return t.dtypeNames;
+    std::vector<std::string> names;
+    for (dsl::DType d : t.dtypes) names.push_back(cannDtypeName(d));
+    return names;
+  };
+  auto caseName = [](const CaseTensor& t) { return t.dtypeName.empty() ? cannDtypeName(t.dtype) : t.dtypeName; };
+  std::vector<std::vector<std::string>> inNames, outNames;
+  for (const TensorDecl& t : inputs) inNames.push_back(namesOf(t));
+  for (const TensorDecl& t : outputs) outNames.push_back(namesOf(t));
   size_t combos = 0;
-  for (const TensorDecl& t : inputs) combos = std::max(combos, t.dtypeNames.size());
-  for (const TensorDecl& t : outputs) combos = std::max(combos, t.dtypeNames.size());
+  for (const auto& n : inNames) combos = std::max(combos, n.size());
+  for (const auto& n : outNames) combos = std::max(combos, n.size());
   std::optional<size_t> chosen;
   for (size_t k = 0; k < combos && !chosen; ++k) {
     bool fits = true;
     for (size_t i = 0; i < inputs.size() && i < c.inputs.size() && fits; ++i) {
-      const std::vector<std::string>& names = inputs[i].dtypeNames;
+      const std::vector<std::string>& names = inNames[i];
       if (!c.inputs[i].present || names.size() <= 1) continue;
-      fits = k < names.size() && names[k] == c.inputs[i].dtypeName;
+      fits = k < names.size() && names[k] == caseName(c.inputs[i]);
     }
     if (fits) chosen = k;
   }
   std::string first;
   for (const CaseTensor& t : c.inputs) {
     if (t.present) {
-      first = t.dtypeName;
+      first = caseName(t);
       break;
     }
   }
   std::vector<std::string> out;
-  for (const TensorDecl& o : outputs) {
-    if (o.dtypeNames.empty()) {
+  for (const std::vector<std::string>& o : outNames) {
+    if (o.empty()) {
       out.push_back(first.empty() ? "float32" : first);
-    } else if (o.dtypeNames.size() == 1) {
-      out.push_back(o.dtypeNames[0]);
-    } else if (chosen && *chosen < o.dtypeNames.size()) {
-      out.push_back(o.dtypeNames[*chosen]);
-    } else if (std::find(o.dtypeNames.begin(), o.dtypeNames.end(), first) != o.dtypeNames.end()) {
+    } else if (o.size() == 1) {
+      out.push_back(o[0]);
+    } else if (chosen && *chosen < o.size()) {
+      out.push_back(o[*chosen]);
+    } else if (std::find(o.begin(), o.end(), first) != o.end()) {
       out.push_back(first);
     } else {
-      out.push_back(o.dtypeNames[0]);
+      out.push_back(o[0]);
     }
   }
   return out;

@@ -21,6 +21,8 @@ struct RawCase {
 std::string canonicalDtypeName(std::string_view name);
 // The dsl::DType of a canonical name, when Tilecraft has one.
 std::optional<dsl::DType> dtypeFromCannName(std::string_view name);
+// The canonical name of a Tilecraft dtype (torch spells them the same: float16, bfloat16, int64, bool, ...).
+const char* cannDtypeName(dsl::DType dtype);
 // A dtype CANN Bench uses that Tilecraft does not represent (float8_e4m3fn, hifloat8, int4, uint32, ...).
 bool isKnownCannDtype(std::string_view name);
 

@@ -18,6 +18,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "harness/case_parse.h"
 #include "harness/python_worker.h"
 #include "interp/npy.h"
 
@@ -47,65 +48,6 @@ bool writeFile(const fs::path& path, const std::string& bytes) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   out << bytes;
   return static_cast<bool>(out);
-}
-
-const char* torchDtypeName(dsl::DType t) {
-  switch (t) {
-    case dsl::DType::F16: return "float16";
-    case dsl::DType::BF16: return "bfloat16";
-    case dsl::DType::F32: return "float32";
-    case dsl::DType::I8: return "int8";
-    case dsl::DType::U8: return "uint8";
-    case dsl::DType::I16: return "int16";
-    case dsl::DType::I32: return "int32";
-    case dsl::DType::I64: return "int64";
-    case dsl::DType::Bool: return "bool";
-  }
-  return "float32";
-}
-
-// Task::outputDtypes's rule, kept here until task.cpp lands (then this calls it): the combination index is
-// the position of the first present input's dtype in that input's proto dtype list; an output whose list is
-// shorter uses its first entry; with no usable input, every output takes the first input's dtype.
-std::vector<dsl::DType> caseOutputDtypes(const Task& task, const Case& c) {
-  std::optional<size_t> combo;
-  std::optional<dsl::DType> firstDtype;
-  for (size_t i = 0; i < c.inputs.size() && i < task.inputs.size(); ++i) {
-    if (!c.inputs[i].present) continue;
-    if (!firstDtype) firstDtype = c.inputs[i].dtype;
-    const auto& list = task.inputs[i].dtypes;
-    auto it = std::find(list.begin(), list.end(), c.inputs[i].dtype);
-    if (it != list.end()) {
-      combo = static_cast<size_t>(it - list.begin());
-      break;
-    }
-  }
-  std::vector<dsl::DType> out;
-  for (const TensorDecl& o : task.outputs) {
-    if (o.dtypes.empty()) out.push_back(firstDtype.value_or(dsl::DType::F32));
-    else if (combo && *combo < o.dtypes.size()) out.push_back(o.dtypes[*combo]);
-    else if (o.dtypes.size() == 1 || !firstDtype) out.push_back(o.dtypes.front());
-    else out.push_back(*firstDtype);
-  }
-  return out;
-}
-
-// The names CANN Bench's runner tries, in its order: the schema's function name, the folder, the operator.
-std::vector<std::string> functionCandidates(const Task& task) {
-  std::vector<std::string> names;
-  auto add = [&](std::string n) {
-    if (!n.empty() && std::find(names.begin(), names.end(), n) == names.end()) names.push_back(std::move(n));
-  };
-  size_t i = 0;
-  while (i < task.schema.size() && std::isspace(static_cast<unsigned char>(task.schema[i]))) ++i;
-  size_t j = i;
-  while (j < task.schema.size() && (std::isalnum(static_cast<unsigned char>(task.schema[j])) || task.schema[j] == '_')) ++j;
-  if (j > i && j < task.schema.size() && task.schema.find('(', j) != std::string::npos) add(task.schema.substr(i, j - i));
-  add(task.name);
-  std::string lower = task.op;
-  for (char& ch : lower) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  add(lower);
-  return names;
 }
 
 // 128-bit FNV-1a (two independent 64-bit lanes): a content address, not a defence against forged inputs.
@@ -188,7 +130,7 @@ class PythonGoldenRunner final : public GoldenRunner {
   GoldenResult run(const Task& task, const Case& c, const std::vector<NamedTensor>& inputs) override {
     std::lock_guard lock(mutex_);
     std::string where = fmt::format("golden of {} case {}", task.name, c.id);
-    std::vector<dsl::DType> outDtypes = caseOutputDtypes(task, c);
+    std::vector<dsl::DType> outDtypes = task.outputDtypes(c);
 
     Json attrs = Json::parse(c.attrsJson, nullptr, false);
     if (attrs.is_discarded() || !attrs.is_object()) {
@@ -202,9 +144,9 @@ class PythonGoldenRunner final : public GoldenRunner {
 
     Json outputs = Json::array();
     for (size_t i = 0; i < task.outputs.size(); ++i) {
-      outputs.push_back({{"name", task.outputs[i].name}, {"dtype", torchDtypeName(outDtypes[i])}});
+      outputs.push_back({{"name", task.outputs[i].name}, {"dtype", cannDtypeName(outDtypes[i])}});
     }
-    std::vector<std::string> functions = functionCandidates(task);
+    std::vector<std::string> functions = goldenFunctionCandidates(task);
 
     std::optional<std::string> golden = readFile(task.dir / "golden.py");
     if (!golden) return failure(fmt::format("{}: cannot read {}", where, (task.dir / "golden.py").string()));
@@ -366,7 +308,7 @@ class PythonGoldenRunner final : public GoldenRunner {
       }
       const CaseTensor& t = c.inputs[i];
       shapes.push_back(t.isList ? Json(t.shapes) : Json(t.shapes.front()));
-      dtypes.push_back(torchDtypeName(t.dtype));
+      dtypes.push_back(cannDtypeName(t.dtype));
       ranges.push_back(rangeJson(t.valueRange));
     }
     RequestDir dir(nextRequestDir());

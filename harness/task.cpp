@@ -361,22 +361,30 @@ std::vector<RawCase> readCasesCsv(const std::string& file, const std::string& te
 }
 
 std::string findGoldenFunction(const Task& task, const std::string& golden) {
-  std::vector<std::string> candidates;
-  static const std::regex kSchemaName("^\\s*([A-Za-z_][A-Za-z0-9_]*)\\s*\\(");
-  std::smatch m;
-  if (std::regex_search(task.schema, m, kSchemaName)) candidates.push_back(m[1].str());
-  candidates.push_back(task.name);
-  std::string lower = task.op;
-  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-  candidates.push_back(lower);
-  for (const std::string& name : candidates) {
+  for (const std::string& name : goldenFunctionCandidates(task)) {
     std::regex def("(^|\\n)def " + name + "\\s*\\(");
-    if (!name.empty() && std::regex_search(golden, def)) return name;
+    if (std::regex_search(golden, def)) return name;
   }
   return {};
 }
 
 }  // namespace
+
+std::vector<std::string> goldenFunctionCandidates(const Task& task) {
+  std::vector<std::string> names;
+  auto add = [&](std::string n) {
+    if (!n.empty() && std::find(names.begin(), names.end(), n) == names.end()) names.push_back(std::move(n));
+  };
+  if (!task.goldenFunction.empty()) add(task.goldenFunction);
+  static const std::regex kSchemaName("^\\s*([A-Za-z_][A-Za-z0-9_]*)\\s*\\(");
+  std::smatch m;
+  if (std::regex_search(task.schema, m, kSchemaName)) add(m[1].str());
+  add(task.name);
+  std::string lower = task.op;
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+  add(lower);
+  return names;
+}
 
 TaskLoad loadTask(const std::filesystem::path& dir, const LoadOptions& options) {
   TaskLoad load;

@@ -120,6 +120,10 @@ struct LoadOptions {
   CasesSource cases = CasesSource::Auto;
 };
 
+// The names golden.py's function may have, in CANN Bench's order: goldenFunction once found, the schema's function
+// name, the folder's name, the operator's name in lower case.
+std::vector<std::string> goldenFunctionCandidates(const Task& task);
+
 TaskLoad loadTask(const std::filesystem::path& dir, const LoadOptions& options = {});
 
 // Every task folder under `root` (a folder holding proto.yaml), sorted by path; `root` itself may be one.
