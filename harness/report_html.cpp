@@ -239,7 +239,8 @@ constexpr const char* kScript = R"js(
       type: 'bar',
       data: {labels: data.failures.map((f) => f.name),
              datasets: [{label: 'rows', data: data.failures.map((f) => f.rows), backgroundColor: palette[1]}]},
-      options: {indexAxis: 'y', scales: {x: {beginAtZero: true, ticks: {precision: 0}}}}
+      options: {indexAxis: 'y', scales: {x: {beginAtZero: true, ticks: {precision: 0}}},
+                plugins: {title: {display: data.failures.length === 0, text: 'no failing rows'}}}
     });
     chart('chart-pipes', data.pipeTasks.length, {
       type: 'bar',
