@@ -11,8 +11,11 @@
 #include "cli/registry.h"
 #include "harness/bench.h"
 #include "harness/golden.h"
+#include "harness/merge.h"
+#include "harness/slurm.h"
 #include "harness/shard.h"
 #include "runner/service.h"
+#include "support/process.h"
 
 namespace tilecraft::cli {
 namespace {
@@ -25,7 +28,49 @@ struct BenchCommand {
   std::string shard;
   std::string cacheDir;
   bool noSandbox = false;
+  bool slurm = false;
+  int shards = 2;
+  std::vector<std::string> sbatch;
+  std::vector<std::string> mergeShards;
+  std::string mergeOut;
 };
+
+// The arguments a shard runs with: this command's own, without --slurm, --shards, --sbatch, --shard and --out.
+std::vector<std::string> shardArguments(const BenchCommand& cmd) {
+  const harness::BenchOptions& o = cmd.options;
+  std::vector<std::string> args = o.suites;
+  if (!o.solutions.empty()) args.insert(args.end(), {"--solutions", o.solutions});
+  if (o.smoke) args.push_back("--smoke");
+  args.insert(args.end(), {"--rule", cmd.rule, "--seed", std::to_string(o.seed), "--timeout",
+                           fmt::format("{}", o.timeoutSeconds), "--jobs", std::to_string(o.jobs)});
+  for (const std::string& t : o.only) args.insert(args.end(), {"--task", t});
+  if (!cmd.cacheDir.empty()) args.insert(args.end(), {"--cache", cmd.cacheDir});
+  if (cmd.noSandbox) args.push_back("--no-sandbox");
+  args.push_back("--quiet");
+  return args;
+}
+
+int submitToSlurm(const BenchCommand& cmd) {
+  harness::SlurmJob job;
+  std::error_code ec;
+  job.tilecraft = fs::read_symlink("/proc/self/exe", ec).string();
+  job.benchArgs = shardArguments(cmd);
+  job.outDir = cmd.options.outDir;
+  job.shards = cmd.shards;
+  // The shards run from this folder (on a cluster, a shared file system), so relative paths mean the same there.
+  job.sbatchOptions.push_back("--chdir=" + fs::current_path().string());
+  job.sbatchOptions.insert(job.sbatchOptions.end(), cmd.sbatch.begin(), cmd.sbatch.end());
+  support::SystemProcessRunner runner;
+  std::string error;
+  std::optional<harness::SlurmSubmission> submitted = harness::submitSlurm(job, runner, &error);
+  if (!submitted) {
+    std::cerr << "error: " << error << '\n';
+    return 1;
+  }
+  std::cout << fmt::format("submitted array job {} ({} shards) and merge job {}; the report will be in {}\n",
+                           submitted->arrayJobId, job.shards, submitted->mergeJobId, job.outDir);
+  return 0;
+}
 
 std::string defaultCacheDir() {
   if (const char* c = std::getenv("TILECRAFT_CACHE"); c != nullptr && *c != '\0') return c;
@@ -52,6 +97,7 @@ int runBenchCommand(BenchCommand& cmd) {
     o.shardIndex = shard->index;
     o.shardCount = shard->count;
   }
+  if (cmd.slurm) return submitToSlurm(cmd);
   std::string why;
   std::optional<std::string> python = harness::findTorchPython(&why);
   if (!python) {
@@ -102,6 +148,24 @@ void registerBenchCommand(CLI::App& app) {
   bench->add_option("--cache", cmd->cacheDir, "Golden and program cache (default $TILECRAFT_CACHE or ~/.cache/tilecraft)");
   bench->add_flag("--no-sandbox", cmd->noSandbox, "Run kernels without the sandbox (debugging only: docs/security.md)");
   bench->add_flag("-q,--quiet", o.quiet, "No progress lines");
+  CLI::Option* slurm = bench->add_flag("--slurm", cmd->slurm,
+                                       "Submit the run as a Slurm array job of --shards shards and a merge job");
+  bench->add_option("--shards", cmd->shards, "--slurm: how many shards (array tasks)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 100000))
+      ->needs(slurm);
+  bench->add_option("--sbatch", cmd->sbatch, "--slurm: an sbatch option for both jobs (repeatable), e.g. "
+                                              "--sbatch=--partition=cpu")
+      ->needs(slurm);
+
+  CLI::App* merge = bench->add_subcommand("merge", "One report from the results of several shards (or runs of "
+                                                   "disjoint work): results.jsonl, summary.md, report.html");
+  merge->add_option("SHARD", cmd->mergeShards, "Shard output folders (or their results.jsonl files)")->required();
+  merge->add_option("--out", cmd->mergeOut, "Where the merged results and reports go")->required();
+  merge->callback([cmd] {
+    int status = harness::runBenchMerge(cmd->mergeShards, cmd->mergeOut, std::cout, std::cerr);
+    if (status != 0) throw CLI::RuntimeError(status);
+  });
   bench->callback([cmd, bench] {
     if (bench->get_subcommands().empty()) {
       if (cmd->options.suites.empty()) throw CLI::RequiredError("TASKS");

@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "codegen/driver.h"
+#include "harness/merge.h"
 #include "harness/metrics.h"
 #include "harness/reference.h"
 #include "harness/shard.h"
@@ -432,12 +433,16 @@ void writeReports(const std::vector<Record>& rows, const std::string& outDir, co
   info.solutions = options.solutions;
   info.rule = ruleName(options.rule);
   info.arch = options.arch;
+  writeAtomically(fs::path(outDir) / kReportInfoFile, reportInfoToJson(info) + "\n");
   writeAtomically(fs::path(outDir) / "summary.md", renderMarkdown(summary, info));
   writeAtomically(fs::path(outDir) / "report.html", renderHtml(summary, info));
   out << renderTable(summary, info);
 }
 
-int runBench(const BenchOptions& options, const BenchEnv& env, std::ostream& out, std::ostream& err) {
+int runBench(const BenchOptions& given, const BenchEnv& env, std::ostream& out, std::ostream& err) {
+  // Kernels run in their own work folder: every path they are given must be absolute.
+  BenchOptions options = given;
+  options.outDir = fs::absolute(given.outDir).lexically_normal().string();
   if (options.suites.empty()) {
     err << "error: no task folder given\n";
     return 2;
