@@ -601,9 +601,9 @@ ir::NodeId KernelLowering::scalar(dsl::NodeId id) {
         int64_t max = 0;
         dsl::NodeId value = ast_.child(item, 0);
         if (ast_.kind(value) == NodeKind::Call) {
-          if (auto it = keywords(value).find("max"); it != keywords(value).end()) {
-            max = type(it->second).constInt.value_or(0);
-          }
+          // keywords() returns a map by value: keep one copy, or the iterator dangles (found by ASan).
+          std::map<std::string, dsl::NodeId> kw = keywords(value);
+          if (auto it = kw.find("max"); it != kw.end()) max = type(it->second).constInt.value_or(0);
         }
         return b_.varRef(dimVar(item, n.name, max));
       }
