@@ -29,10 +29,9 @@ ProcessResult exited(int code, std::string out = "", std::string err = "") {
   return r;
 }
 
-const char* kOneLaunch =
-    R"({"kernel":"add_custom","blocks":8,"mode":"AIV","cores":8,"instructions":1234,)"
-    R"("pipes":{"MTE2":40,"V":20},"checks":"passed"})"
-    "\n";
+const char* kOneLaunch = R"({"kernel":"add_custom","blocks":8,"mode":"AIV","cores":8,"instructions":1234,)"
+                         R"("pipes":{"MTE2":40,"V":20},"checks":"passed"})"
+                         "\n";
 
 // ---- verdicts -------------------------------------------------------------------------------------------------
 
@@ -205,8 +204,8 @@ TEST(EmuRunOptions, DefaultsAndValues) {
   EXPECT_EQ(d.options.timeoutSeconds, 60);
   EXPECT_FALSE(d.options.quiet);
 
-  Parsed p = parse({"--opt", "-O2", "-j", "3", "--timeout", "1.5", "--keep", "k", "--trace-dir", "t", "-q", "a.cpp",
-                    "b.cpp"});
+  Parsed p =
+      parse({"--opt", "-O2", "-j", "3", "--timeout", "1.5", "--keep", "k", "--trace-dir", "t", "-q", "a.cpp", "b.cpp"});
   EXPECT_EQ(p.error, "");
   EXPECT_EQ(p.options.optLevel, "-O2");
   EXPECT_EQ(p.options.jobs, 3);
@@ -306,9 +305,9 @@ TEST_F(EmuRunFiles, CompilesWithTheCpuDebugCommandAndRunsWithAReport) {
   const ProcessSpec& compile = specs[0];
   ASSERT_EQ(compile.argv.size(), 10u);
   std::string program = compile.argv[9];
-  EXPECT_EQ(compile.argv, (std::vector<std::string>{"g++", "-std=c++17", "-O2", "-DASCENDC_CPU_DEBUG", "-I",
-                                                    options_.includeDir, "k/add_custom.cpp", "-pthread", "-o",
-                                                    program}));
+  EXPECT_EQ(compile.argv,
+            (std::vector<std::string>{"g++", "-std=c++17", "-O2", "-DASCENDC_CPU_DEBUG", "-I", options_.includeDir,
+                                      "k/add_custom.cpp", "-pthread", "-o", program}));
   EXPECT_EQ(fs::path(program).filename(), "prog");
   EXPECT_EQ(compile.timeoutSeconds, kCompileTimeoutSeconds);
   EXPECT_EQ(compile.env, (std::map<std::string, std::string>{{"LC_ALL", "C"}}));
