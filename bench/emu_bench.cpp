@@ -274,7 +274,8 @@ void emuRowSum(benchmark::State& state, uint32_t tileBytes) {
   }
   std::vector<float> want(n / kRowLength);
   plainRowSumInto(b.x, n, want.data());
-  if (!sameBits(b.z, want.data(), n / kRowLength)) state.SkipWithError("the emulated row sums differ from the plain loop");
+  if (!sameBits(b.z, want.data(), n / kRowLength))
+    state.SkipWithError("the emulated row sums differ from the plain loop");
   state.SetItemsProcessed(static_cast<int64_t>(state.iterations()) * n);
 }
 
@@ -333,7 +334,8 @@ int main(int argc, char** argv) {
     std::string tile = "/tile:" + std::to_string(kib) + "KiB";
     // The emulated core runs on a thread of its own: count the CPU time of the whole process, not of this thread.
     benchmark::RegisterBenchmark(("add/half" + tile + "/emu").c_str(), emuAdd<half>, bytes)->MeasureProcessCPUTime();
-    benchmark::RegisterBenchmark(("add/half" + tile + "/plain").c_str(), plainAdd<half>, bytes)->MeasureProcessCPUTime();
+    benchmark::RegisterBenchmark(("add/half" + tile + "/plain").c_str(), plainAdd<half>, bytes)
+        ->MeasureProcessCPUTime();
     benchmark::RegisterBenchmark(("add/float" + tile + "/emu").c_str(), emuAdd<float>, bytes)->MeasureProcessCPUTime();
     benchmark::RegisterBenchmark(("add/float" + tile + "/plain").c_str(), plainAdd<float>, bytes)
         ->MeasureProcessCPUTime();

@@ -129,9 +129,21 @@ void timeline(benchmark::State& state, bool chrome) {
 void BM_TimelineReadAndSimulate(benchmark::State& state) { timeline(state, false); }
 void BM_TimelineWithChromeTrace(benchmark::State& state) { timeline(state, true); }
 
-BENCHMARK(BM_EmulatorRunWithTrace)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime()->Iterations(3);
-BENCHMARK(BM_TimelineReadAndSimulate)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime()->Iterations(5);
-BENCHMARK(BM_TimelineWithChromeTrace)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime()->UseRealTime()->Iterations(5);
+BENCHMARK(BM_EmulatorRunWithTrace)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime()
+    ->Iterations(3);
+BENCHMARK(BM_TimelineReadAndSimulate)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime()
+    ->Iterations(5);
+BENCHMARK(BM_TimelineWithChromeTrace)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime()
+    ->Iterations(5);
 
 }  // namespace
 

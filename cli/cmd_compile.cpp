@@ -18,9 +18,10 @@ void registerCompileCommand(CLI::App& app) {
       app.add_subcommand("compile", "Compile a Tile DSL program (tokens, checked AST, kernel IR, AscendC)");
   auto options = std::make_shared<dsl::CompileOptions>();
   compile->add_option("FILE.tile", options->file, "The DSL program")->required();
-  compile->add_option("--emit", options->emit,
-                      "What to print: tokens | ast (typed AST with buffer budgets) | ir | ir-after=PASS | ascendc "
-                      "(the kernel source) | project (a CANN custom-operator project, written to -o DIR)")
+  compile
+      ->add_option("--emit", options->emit,
+                   "What to print: tokens | ast (typed AST with buffer budgets) | ir | ir-after=PASS | ascendc "
+                   "(the kernel source) | project (a CANN custom-operator project, written to -o DIR)")
       ->capture_default_str();
   auto project = std::make_shared<codegen::ProjectOptions>();
   compile->add_option("-o,--output", project->outDir, "With --emit=project: the folder to write the project into");

@@ -16,8 +16,9 @@ namespace {
 
 void registerFuzzCommand(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
-      "fuzz", "Generate random valid Tile DSL programs and check each on the reference (--emulate: also compiled, "
-              "built and run on the emulator)");
+      "fuzz",
+      "Generate random valid Tile DSL programs and check each on the reference (--emulate: also compiled, "
+      "built and run on the emulator)");
   auto options = std::make_shared<fuzz::FuzzOptions>();
   cmd->add_option("--seed", options->seed, "First seed")->capture_default_str();
   // CLI::PositiveNumber's own message ("Value 0 not in range ...") says neither what the option is for nor what

@@ -11,7 +11,8 @@ namespace tilecraft::cli {
 namespace {
 
 void registerInterpCommand(CLI::App& app) {
-  CLI::App* cmd = app.add_subcommand("interp", "Run a Tile DSL kernel on the reference interpreter; write outputs as .npy");
+  CLI::App* cmd =
+      app.add_subcommand("interp", "Run a Tile DSL kernel on the reference interpreter; write outputs as .npy");
   auto options = std::make_shared<interp::InterpOptions>();
   cmd->add_option("FILE.tile", options->file, "The DSL program")->required();
   cmd->add_option("--kernel", options->kernel, "The kernel to run (default: the file's only kernel)");

@@ -23,10 +23,8 @@ std::map<std::string, double> attrDefaults(const dsl::Ast& ast, const dsl::SemaR
     for (const dsl::ParamInfo& p : k.params) {
       if (p.isTensor || ast.node(p.node).kids.size() < 2) continue;
       const dsl::Type& t = sema.types[ast.child(p.node, 1)];
-      if (t.constFloat)
-        out[p.name] = *t.constFloat;
-      else if (t.constInt)
-        out[p.name] = static_cast<double>(*t.constInt);
+      if (t.constFloat) out[p.name] = *t.constFloat;
+      else if (t.constInt) out[p.name] = static_cast<double>(*t.constInt);
     }
   }
   return out;
@@ -60,8 +58,7 @@ std::vector<std::string> emitProgram(dsl::Program& p, const std::string& namespa
   if (module.kernels.size() != 1) {
     p.diagnostics
         .error(support::Span{p.file, 0, 0},
-               fmt::format("{} needs exactly one kernel per file; {} has {}", what, fileName,
-                           module.kernels.size()))
+               fmt::format("{} needs exactly one kernel per file; {} has {}", what, fileName, module.kernels.size()))
         .hint("put each @kernel in its own .tile file");
     return internalErrors;
   }
@@ -83,8 +80,7 @@ int compileKernel(const AscendCOptions& options, const std::string& what, const 
       [&](dsl::Program& p) { return emitProgram(p, options.namespaceName, what, emitKernel); }, err);
 }
 
-int compileToAscendC(const AscendCOptions& options, std::string& code, std::string& kernelName,
-                     std::ostream& err) {
+int compileToAscendC(const AscendCOptions& options, std::string& code, std::string& kernelName, std::ostream& err) {
   int status = compileKernel(
       options, "--emit=ascendc",
       [&](const ir::Kernel& kernel, const EmitOptions& emit, support::DiagnosticEngine& diagnostics) {

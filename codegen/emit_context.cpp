@@ -92,13 +92,9 @@ EmitContext::EmitContext(const ir::Kernel& kernel, const EmitOptions& opts, supp
   }
 }
 
-std::string EmitContext::tensor(ir::BufferId id) const {
-  return bufNames_[id] + (memberBuf_[id] ? "Local_" : "Local");
-}
+std::string EmitContext::tensor(ir::BufferId id) const { return bufNames_[id] + (memberBuf_[id] ? "Local_" : "Local"); }
 
-std::string EmitContext::loopMember(uint32_t loop, const char* field) const {
-  return loopNames_[loop] + field + "_";
-}
+std::string EmitContext::loopMember(uint32_t loop, const char* field) const { return loopNames_[loop] + field + "_"; }
 
 std::string EmitContext::splitMember(uint32_t split, const char* field) const {
   return identifier(k.splits[split].name) + field + "_";
@@ -185,7 +181,8 @@ std::string EmitContext::scalar(ir::NodeId id, Where where) const {
 std::string EmitContext::scalarAs(ir::NodeId id, ir::DType dtype) const {
   const ir::Node& n = k.node(id);
   if (n.kind == NodeKind::FloatConst && dtype == ir::DType::F32) return floatLiteral(n.floatValue);
-  if (n.kind == NodeKind::FloatConst) return fmt::format("static_cast<{}>({})", cppType(dtype), floatLiteral(n.floatValue));
+  if (n.kind == NodeKind::FloatConst)
+    return fmt::format("static_cast<{}>({})", cppType(dtype), floatLiteral(n.floatValue));
   return fmt::format("static_cast<{}>({})", cppType(dtype), scalar(id, Where::Device));
 }
 
@@ -260,8 +257,9 @@ void EmitContext::unsupported(const ir::Node& node, const std::string& what) {
   failed_ = true;
   support::Span span = node.span.valid() ? node.span : k.span;
   diagnostics_.error(span, fmt::format("the AscendC emitter does not support {} yet", what))
-      .hint("compile with --emit=ir to inspect the kernel; see docs/compiler.md \"AscendC emitter\" for what is "
-            "supported");
+      .hint(
+          "compile with --emit=ir to inspect the kernel; see docs/compiler.md \"AscendC emitter\" for what is "
+          "supported");
 }
 
 int64_t blockDim(const ir::Kernel& k) {

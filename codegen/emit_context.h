@@ -28,7 +28,7 @@ class EmitContext {
   std::string tilingName;  // AddTilingData
   std::string entryName;   // add (the extern "C" symbol)
   std::string opType;      // AddCustom (the CANN operator type of --emit=project; no clash with built-in Add)
-  std::string bufferName(ir::BufferId id) const { return bufNames_[id]; }   // "a", "tmp0", "accOut"
+  std::string bufferName(ir::BufferId id) const { return bufNames_[id]; }  // "a", "tmp0", "accOut"
   /// The LocalTensor expression for a buffer inside a stage method: a local (`aLocal`) or a member (`bLocal_`).
   std::string tensor(ir::BufferId id) const;
   std::string queueMember(ir::BufferId id) const { return bufNames_[id] + "Que_"; }
@@ -80,9 +80,9 @@ class EmitContext {
 };
 
 /// Sections of the emitted file, one per concern (emit_host.cpp, emit_kernel.cpp, emit_launcher.cpp).
-void emitTiling(EmitContext& c, CodePrinter& p);         // the tiling struct, the device-side copy, the helpers
-void emitHostTiling(EmitContext& c, CodePrinter& p);     // the host function filling the tiling struct
-void emitKernelClass(EmitContext& c, CodePrinter& p);    // the kernel class
+void emitTiling(EmitContext& c, CodePrinter& p);       // the tiling struct, the device-side copy, the helpers
+void emitHostTiling(EmitContext& c, CodePrinter& p);   // the host function filling the tiling struct
+void emitKernelClass(EmitContext& c, CodePrinter& p);  // the kernel class
 /// How the entry gets its tiling: CopyTiling (the standalone file) or CANN's GET_TILING_DATA (the project).
 enum class TilingFetch { CopyTiling, GetTilingData };
 void emitEntry(EmitContext& c, CodePrinter& p, TilingFetch fetch = TilingFetch::CopyTiling);  // the __global__ entry
@@ -91,7 +91,7 @@ void emitEntry(EmitContext& c, CodePrinter& p, TilingFetch fetch = TilingFetch::
 void emitTilingStruct(EmitContext& c, CodePrinter& p, const std::string& name);
 void emitTilingHelpers(CodePrinter& p, const std::string& qualifier);
 void emitHostTiling(EmitContext& c, CodePrinter& p, const std::string& name);
-void emitLauncher(EmitContext& c, CodePrinter& p);       // the CPU-debug main
+void emitLauncher(EmitContext& c, CodePrinter& p);  // the CPU-debug main
 /// One tile op inside a stage method (emit_ops.cpp, emit_copy.cpp).
 void emitTileOp(EmitContext& c, CodePrinter& p, const ir::Node& node);
 void emitLoad(EmitContext& c, CodePrinter& p, const ir::Node& node);

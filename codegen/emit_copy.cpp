@@ -15,9 +15,9 @@ struct GmView {
   std::string rows = "1";
   std::string cols = "1";
   std::string rowStride = "0";
-  std::string planes = "1";        // a view of 3 or more dimensions: planes of rows x cols, one copy each
-  std::string planeStride = "0";   // GM elements between planes (a 3-D view)
-  std::string planeOffset = "0";   // GM element offset of plane `k`, an expression in k (any rank)
+  std::string planes = "1";       // a view of 3 or more dimensions: planes of rows x cols, one copy each
+  std::string planeStride = "0";  // GM elements between planes (a 3-D view)
+  std::string planeOffset = "0";  // GM element offset of plane `k`, an expression in k (any rank)
   bool ok = true;
   std::string problem;
 };
@@ -142,8 +142,8 @@ void gatherLoad(EmitContext& c, CodePrinter& p, const ir::Node& n) {
 
 }  // namespace
 
-static void emitLoadPlane(EmitContext& c, CodePrinter& p, const ir::Node& n, const GmView& v,
-                          const std::string& gm, const std::string& local);
+static void emitLoadPlane(EmitContext& c, CodePrinter& p, const ir::Node& n, const GmView& v, const std::string& gm,
+                          const std::string& local);
 
 void emitLoad(EmitContext& c, CodePrinter& p, const ir::Node& n) {
   if (!n.srcs.empty()) return gatherLoad(c, p, n);
@@ -166,8 +166,8 @@ void emitLoad(EmitContext& c, CodePrinter& p, const ir::Node& n) {
   if (v.planes != "1") p.close();
 }
 
-static void emitLoadPlane(EmitContext& c, CodePrinter& p, const ir::Node& n, const GmView& v,
-                          const std::string& gm, const std::string& local) {
+static void emitLoadPlane(EmitContext& c, CodePrinter& p, const ir::Node& n, const GmView& v, const std::string& gm,
+                          const std::string& local) {
   ir::BufferId dst = n.dst;
   const ir::Buffer& b = c.k.buffer(dst);
   std::string type = EmitContext::cppType(b.dtype);
@@ -178,12 +178,13 @@ static void emitLoadPlane(EmitContext& c, CodePrinter& p, const ir::Node& n, con
     std::string gmGap = minus(v.rowStride, v.cols), ubGap = minus(c.pitch(dst), aligned);
     std::string srcGap = v.rows == "1" || gmGap == "0" ? "0" : fmt::format("{} * sizeof({})", gmGap, type);
     std::string dstGap = v.rows == "1" || ubGap == "0" ? "0" : fmt::format("{} / {}", ubGap, be);
-    p.line(fmt::format("DataCopyExtParams {}Params{{static_cast<uint16_t>({}), static_cast<uint32_t>({} * sizeof({})), "
-                       "static_cast<uint32_t>({}), static_cast<uint32_t>({}), 0}};",
-                       name, v.rows, v.cols, type, srcGap, dstGap));
+    p.line(
+        fmt::format("DataCopyExtParams {}Params{{static_cast<uint16_t>({}), static_cast<uint32_t>({} * sizeof({})), "
+                    "static_cast<uint32_t>({}), static_cast<uint32_t>({}), 0}};",
+                    name, v.rows, v.cols, type, srcGap, dstGap));
     p.line(fmt::format("DataCopyPadExtParams<{}> {}Pad{{true, 0, static_cast<uint8_t>({} - {}), {}}};", type, name,
-                       aligned, v.cols, fmt::format("static_cast<{}>({})", type,
-                                                    EmitContext::floatLiteral(n.padValue))));
+                       aligned, v.cols,
+                       fmt::format("static_cast<{}>({})", type, EmitContext::floatLiteral(n.padValue))));
     p.line(fmt::format("DataCopyPad({}, {}, {}Params, {}Pad);", local, gm, name, name));
     return;
   }
@@ -191,9 +192,10 @@ static void emitLoadPlane(EmitContext& c, CodePrinter& p, const ir::Node& n, con
     p.line(fmt::format("DataCopy({}, {}, static_cast<uint32_t>({}));", local, gm, v.cols));
     return;
   }
-  p.line(fmt::format("DataCopyParams {}Params{{static_cast<uint16_t>({}), static_cast<uint16_t>({} * sizeof({}) / 32), "
-                     "static_cast<uint16_t>(({} - {}) * sizeof({}) / 32), static_cast<uint16_t>(({} - {}) / {})}};",
-                     name, v.rows, v.cols, type, v.rowStride, v.cols, type, c.pitch(dst), v.cols, be));
+  p.line(
+      fmt::format("DataCopyParams {}Params{{static_cast<uint16_t>({}), static_cast<uint16_t>({} * sizeof({}) / 32), "
+                  "static_cast<uint16_t>(({} - {}) * sizeof({}) / 32), static_cast<uint16_t>(({} - {}) / {})}};",
+                  name, v.rows, v.cols, type, v.rowStride, v.cols, type, c.pitch(dst), v.cols, be));
   p.line(fmt::format("DataCopy({}, {}, {}Params);", local, gm, name));
 }
 
@@ -228,16 +230,18 @@ void emitStore(EmitContext& c, CodePrinter& p, const ir::Node& n) {
     std::string gmGap = minus(v.rowStride, v.cols), ubGap = minus(c.pitch(src), aligned);
     std::string srcGap = v.rows == "1" || ubGap == "0" ? "0" : fmt::format("{} / {}", ubGap, be);
     std::string dstGap = v.rows == "1" || gmGap == "0" ? "0" : fmt::format("{} * sizeof({})", gmGap, type);
-    p.line(fmt::format("DataCopyExtParams {}Params{{static_cast<uint16_t>({}), static_cast<uint32_t>({} * sizeof({})), "
-                       "static_cast<uint32_t>({}), static_cast<uint32_t>({}), 0}};",
-                       name, v.rows, v.cols, type, srcGap, dstGap));
+    p.line(
+        fmt::format("DataCopyExtParams {}Params{{static_cast<uint16_t>({}), static_cast<uint32_t>({} * sizeof({})), "
+                    "static_cast<uint32_t>({}), static_cast<uint32_t>({}), 0}};",
+                    name, v.rows, v.cols, type, srcGap, dstGap));
     p.line(fmt::format("DataCopyPad({}, {}, {}Params);", gm, local, name));
   } else if (v.rows == "1") {
     p.line(fmt::format("DataCopy({}, {}, static_cast<uint32_t>({}));", gm, local, v.cols));
   } else {
-    p.line(fmt::format("DataCopyParams {}Params{{static_cast<uint16_t>({}), static_cast<uint16_t>({} * sizeof({}) / 32), "
-                       "static_cast<uint16_t>(({} - {}) / {}), static_cast<uint16_t>(({} - {}) * sizeof({}) / 32)}};",
-                       name, v.rows, v.cols, type, c.pitch(src), v.cols, be, v.rowStride, v.cols, type));
+    p.line(
+        fmt::format("DataCopyParams {}Params{{static_cast<uint16_t>({}), static_cast<uint16_t>({} * sizeof({}) / 32), "
+                    "static_cast<uint16_t>(({} - {}) / {}), static_cast<uint16_t>(({} - {}) * sizeof({}) / 32)}};",
+                    name, v.rows, v.cols, type, c.pitch(src), v.cols, be, v.rowStride, v.cols, type));
     p.line(fmt::format("DataCopy({}, {}, {}Params);", gm, local, name));
   }
   if (v.planes != "1") p.close();

@@ -122,9 +122,10 @@ void workspaceLoad(EmitContext& c, CodePrinter& p, const ir::Node& n) {
   // The vector pipe may still read this UB (the previous tile); the vector ops below read what MTE2 writes.
   p.line("SetFlag<HardEvent::V_MTE2>(EVENT_ID0);");
   p.line("WaitFlag<HardEvent::V_MTE2>(EVENT_ID0);");
-  p.line(fmt::format("DataCopyExtParams {}Params{{static_cast<uint16_t>({}), static_cast<uint32_t>({} * sizeof(float)), "
-                     "static_cast<uint32_t>(({} - {}) * sizeof(float)), static_cast<uint32_t>(({} - {}) / 8), 0}};",
-                     name, rows, cols, slotCols, cols, c.pitch(dst), aligned));
+  p.line(
+      fmt::format("DataCopyExtParams {}Params{{static_cast<uint16_t>({}), static_cast<uint32_t>({} * sizeof(float)), "
+                  "static_cast<uint32_t>(({} - {}) * sizeof(float)), static_cast<uint32_t>(({} - {}) / 8), 0}};",
+                  name, rows, cols, slotCols, cols, c.pitch(dst), aligned));
   p.line(fmt::format("DataCopyPadExtParams<float> {}Pad{{true, 0, static_cast<uint8_t>({} - {}), 0.0f}};", name,
                      aligned, cols));
   p.line(fmt::format("DataCopyPad({}, workspaceGm_[cubeBlock_ * {} + subRowOffset_ * {}], {}Params, {}Pad);",
@@ -148,7 +149,8 @@ void emitCubeOp(EmitContext& c, CodePrinter& p, const ir::Node& n) {
   switch (n.kind) {
     case NodeKind::Fill: {
       const ir::Node& v = c.k.node(n.args[0]);
-      bool zero = (v.kind == NodeKind::FloatConst && v.floatValue == 0.0) || (v.kind == NodeKind::IntConst && v.intValue == 0);
+      bool zero =
+          (v.kind == NodeKind::FloatConst && v.floatValue == 0.0) || (v.kind == NodeKind::IntConst && v.intValue == 0);
       if (!zero) return c.unsupported(n, "an L0C accumulator that starts from a value other than zero");
       // zeros(mem=L0C) is no instruction: the next Mmad starts from zero (cmatrixInitVal).
       p.line(fmt::format("{} = {}.AllocTensor<{}>();", c.tensor(n.dst), c.queueMember(n.dst),
@@ -191,8 +193,8 @@ void emitFixpipe(EmitContext& c, CodePrinter& p, const ir::Node& store, const Cu
   if (to != a.dtype) {
     quant = a.dtype == ir::DType::F32 ? quantFor(to) : nullptr;
     if (!quant) {
-      return c.unsupported(store, fmt::format("a store from L0C converting {} to {}", dsl::dtypeName(a.dtype),
-                                              dsl::dtypeName(to)));
+      return c.unsupported(
+          store, fmt::format("a store from L0C converting {} to {}", dsl::dtypeName(a.dtype), dsl::dtypeName(to)));
     }
   }
   std::string name = c.bufferName(acc) + "Fix";
@@ -278,7 +280,8 @@ bool checkCubeBuffers(EmitContext& c) {
     for (const ir::Node& n : c.k.nodes) {
       if (n.dst == b && ir::isTileOpKind(n.kind)) {
         c.unsupported(n, fmt::format("cube tiles whose extents are not multiples of 16 (the fractal size): '{}' in {} "
-                                     "is {}", buf.name, dsl::memName(buf.mem), dims));
+                                     "is {}",
+                                     buf.name, dsl::memName(buf.mem), dims));
         return false;
       }
     }

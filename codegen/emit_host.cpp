@@ -28,9 +28,7 @@ std::vector<uint32_t> tilingVars(const ir::Kernel& k) {
   return vars;
 }
 
-std::string tilingFieldType(const ir::Var& v) {
-  return dsl::isFloat(v.dtype) ? "float" : "int64_t";
-}
+std::string tilingFieldType(const ir::Var& v) { return dsl::isFloat(v.dtype) ? "float" : "int64_t"; }
 
 const char* tilingFieldKind(const ir::Var& v) {
   return v.kind == ir::Var::Kind::Dim ? "dim" : v.kind == ir::Var::Kind::Attr ? "attribute" : "host value";

@@ -198,8 +198,8 @@ class KernelEmitter {
       cubeBytes_[b] = bytes;
       units_.push_back({b, -1});
       if (used[buf.mem] > dsl::memCapacityBytes(buf.mem)) {
-        c_.unsupported(k_.node(k_.body), fmt::format("{} buffers that share space in {}", dsl::memName(buf.mem),
-                                                     dsl::memName(buf.mem)));
+        c_.unsupported(k_.node(k_.body),
+                       fmt::format("{} buffers that share space in {}", dsl::memName(buf.mem), dsl::memName(buf.mem)));
       }
     }
   }
@@ -214,8 +214,10 @@ class KernelEmitter {
       // The cube core of block b and its two vector cores (AIV index 2b, 2b + 1) walk the same grid blocks; each
       // cube core has its own workspace slot for the tile it hands over.
       p_.line("cubeBlock_ = ASCEND_IS_AIV ? GetBlockIdx() / GetTaskRation() : GetBlockIdx();");
-      p_.line(fmt::format("workspaceGm_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(workspace), "
-                          "static_cast<uint64_t>(GetBlockNum()) * {});", workspaceSlotElems(k_)));
+      p_.line(
+          fmt::format("workspaceGm_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(workspace), "
+                      "static_cast<uint64_t>(GetBlockNum()) * {});",
+                      workspaceSlotElems(k_)));
     }
     for (uint32_t i : tensorParams(k_)) {
       const ir::Param& prm = k_.params[i];
@@ -379,12 +381,11 @@ class KernelEmitter {
         c_.comment(p_, n.line);
         p_.line(fmt::format("{} = {};", deviceVar(n.ref), c_.scalar(n.args[0], Where::Device)));
         return;
-      case NodeKind::Alloc: case NodeKind::EnQue: case NodeKind::DeQue: case NodeKind::Free:
-        sync(n);
-        return;
-      default:
-        c_.unsupported(n, fmt::format("a {} outside a stage", ir::nodeKindName(n.kind)));
-        return;
+      case NodeKind::Alloc:
+      case NodeKind::EnQue:
+      case NodeKind::DeQue:
+      case NodeKind::Free: sync(n); return;
+      default: c_.unsupported(n, fmt::format("a {} outside a stage", ir::nodeKindName(n.kind))); return;
     }
   }
 
@@ -396,12 +397,8 @@ class KernelEmitter {
     std::string type = EmitContext::cppType(buf.dtype);
     std::string decl = c_.isMember(b) ? c_.tensor(b) : fmt::format("LocalTensor<{}> {}", type, c_.tensor(b));
     switch (n.kind) {
-      case NodeKind::Alloc:
-        p_.line(fmt::format("{} = {}.AllocTensor<{}>();", decl, c_.queueMember(b), type));
-        return;
-      case NodeKind::DeQue:
-        p_.line(fmt::format("{} = {}.DeQue<{}>();", decl, c_.queueMember(b), type));
-        return;
+      case NodeKind::Alloc: p_.line(fmt::format("{} = {}.AllocTensor<{}>();", decl, c_.queueMember(b), type)); return;
+      case NodeKind::DeQue: p_.line(fmt::format("{} = {}.DeQue<{}>();", decl, c_.queueMember(b), type)); return;
       case NodeKind::EnQue: p_.line(fmt::format("{}.EnQue({});", c_.queueMember(b), c_.tensor(b))); return;
       case NodeKind::Free: p_.line(fmt::format("{}.FreeTensor({});", c_.queueMember(b), c_.tensor(b))); return;
       default: return;
@@ -425,7 +422,8 @@ class KernelEmitter {
       std::string type = EmitContext::cppType(buf.dtype);
       const Segment& seg = segments_[calcSegment_[b]];
       p_.line(fmt::format("LocalTensor<{}> {} = {}.GetWithOffset<{}>({}, {});  // {}", type, c_.tensor(b), seg.name,
-                          type, buf.bytes * 8 / std::max(8, dsl::dtypeBits(buf.dtype)), buf.offset - seg.start, shapeText(b)));
+                          type, buf.bytes * 8 / std::max(8, dsl::dtypeBits(buf.dtype)), buf.offset - seg.start,
+                          shapeText(b)));
     }
     c_.resetComment();
     for (NodeId id : stage.body) {
@@ -517,10 +515,10 @@ class KernelEmitter {
   const ir::Kernel& k_;
   std::vector<StageInfo> stages_;
   std::vector<Segment> segments_;
-  std::vector<int> calcSegment_;  // per buffer: its segment, -1 for queues
-  std::vector<Unit> units_;       // what Init declares, in UB order, then the L1/L0 queues
+  std::vector<int> calcSegment_;           // per buffer: its segment, -1 for queues
+  std::vector<Unit> units_;                // what Init declares, in UB order, then the L1/L0 queues
   std::map<BufferId, int64_t> cubeBytes_;  // L1/L0 queues: bytes per copy, rounded to the cube's alignment
-  uint32_t rowLoop_ = ir::kNone;  // mixed kernels: the loop whose rows the two vector cores share
+  uint32_t rowLoop_ = ir::kNone;           // mixed kernels: the loop whose rows the two vector cores share
 };
 
 }  // namespace

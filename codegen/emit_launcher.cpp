@@ -94,8 +94,10 @@ void emitLauncher(EmitContext& c, CodePrinter& p) {
     }
     if (var.kind == ir::Var::Kind::Dim && var.max > 0) {
       p.open(fmt::format("if ({} > {})", var.name, var.max));
-      p.line(fmt::format("std::fprintf(stderr, \"error: {}=%lld is above its declared max {}\\n\", "
-                         "static_cast<long long>({}));", var.name, var.max, var.name));
+      p.line(
+          fmt::format("std::fprintf(stderr, \"error: {}=%lld is above its declared max {}\\n\", "
+                      "static_cast<long long>({}));",
+                      var.name, var.max, var.name));
       p.line("ok = false;");
       p.close();
     }
@@ -135,8 +137,7 @@ void emitLauncher(EmitContext& c, CodePrinter& p) {
     shapes.push_back(shape);
   }
   if (k.coreKind == ir::CoreKind::Mixed) {
-    p.line(fmt::format("auto* workspace = static_cast<uint8_t*>(AscendC::GmAlloc({}WorkspaceBytes()));",
-                       c.tilingName));
+    p.line(fmt::format("auto* workspace = static_cast<uint8_t*>(AscendC::GmAlloc({}WorkspaceBytes()));", c.tilingName));
   } else {
     p.line("auto* workspace = static_cast<uint8_t*>(AscendC::GmAlloc(32));");
   }

@@ -128,7 +128,6 @@ void forRows(EmitContext& c, CodePrinter& p, const std::vector<BufferId>& operan
   p.close();
 }
 
-
 // The row of `src` that row `i` (an expression) of `dst` reads when src broadcasts to dst: a coordinate along an
 // outer dimension where src has extent 1 (or no dimension, numpy-aligned from the last) stays 0.
 std::string sourceRow(EmitContext& c, BufferId src, BufferId dst, const std::string& i) {
@@ -162,16 +161,17 @@ void broadcastMask(EmitContext& c, CodePrinter& p, const ir::Node& n) {
   bool innerStretch = isOne(c.k.buffer(src).shape.back()) && !isOne(c.k.buffer(dst).shape.back());
   std::string len = c.inner(dst), srcRow = sourceRow(c, src, dst, "i");
   std::string col = innerStretch ? "0" : "j";
-  std::string srcByte = srcRow == "0" ? fmt::format("{} / 8", col) : fmt::format("({}) * {} + {} / 8", srcRow,
-                                                                                    c.pitch(src), col);
+  std::string srcByte =
+      srcRow == "0" ? fmt::format("{} / 8", col) : fmt::format("({}) * {} + {} / 8", srcRow, c.pitch(src), col);
   vectorToScalar(p);
   p.open(fmt::format("for (int64_t i = 0; i < {}; ++i)", c.rows(dst)));
   p.open(fmt::format("for (int64_t byte = 0; byte < TcCdiv({}, 8); ++byte)", len));
   p.line("uint8_t bits = 0;");
   p.open(fmt::format("for (int64_t j = byte * 8; j < byte * 8 + 8 && j < {}; ++j)", len));
-  p.line(fmt::format("if (((static_cast<uint32_t>({}.GetValue({})) >> ({} % 8)) & 1u) != 0) bits |= "
-                     "static_cast<uint8_t>(1u << (j % 8));",
-                     c.tensor(src), srcByte, col));
+  p.line(
+      fmt::format("if (((static_cast<uint32_t>({}.GetValue({})) >> ({} % 8)) & 1u) != 0) bits |= "
+                  "static_cast<uint8_t>(1u << (j % 8));",
+                  c.tensor(src), srcByte, col));
   p.close();
   p.line(fmt::format("{}.SetValue(i * {} + byte, bits);", c.tensor(dst), c.pitch(dst)));
   p.close();
@@ -195,11 +195,12 @@ void broadcast(EmitContext& c, CodePrinter& p, const ir::Node& n) {
                          c.inner(dst)));
       return;
     }
-    std::string at = srcRow == "0" ? "0" : srcRow == "i" ? fmt::format("i * {}", c.pitch(src))
-                                                          : fmt::format("({}) * {}", srcRow, c.pitch(src));
+    std::string at = srcRow == "0"   ? "0"
+                     : srcRow == "i" ? fmt::format("i * {}", c.pitch(src))
+                                     : fmt::format("({}) * {}", srcRow, c.pitch(src));
     p.open(fmt::format("for (int64_t i = 0; i < {}; ++i)", c.rows(dst)));
-    p.line(fmt::format("Duplicate({}[i * {}], {}.GetValue({}), static_cast<int32_t>({}));", c.tensor(dst),
-                       c.pitch(dst), c.tensor(src), at, c.inner(dst)));
+    p.line(fmt::format("Duplicate({}[i * {}], {}.GetValue({}), static_cast<int32_t>({}));", c.tensor(dst), c.pitch(dst),
+                       c.tensor(src), at, c.inner(dst)));
     p.close();
     return;
   }
@@ -277,7 +278,7 @@ void binary(EmitContext& c, CodePrinter& p, const ir::Node& n, const char* api) 
     Spread sv = aScalar ? sb : sa;
     std::string type = EmitContext::cppType(c.k.buffer(dst).dtype);
     std::string scRow = loop ? sourceRow(c, sc, dst, "i") : "0";
-    std::string index = scRow == "0" ? "0"
+    std::string index = scRow == "0"   ? "0"
                         : scRow == "i" ? fmt::format("i * {}", c.pitch(sc))
                                        : fmt::format("({}) * {}", scRow, c.pitch(sc));
     p.line(fmt::format("const float s = static_cast<float>({}.GetValue({}));", c.tensor(sc), index));
@@ -369,9 +370,9 @@ void argReduce(EmitContext& c, CodePrinter& p, const ir::Node& n) {
   std::string dp = c.pitch(dst), sp = c.pitch(src);
   if (axis == rank - 1) {
     p.open(fmt::format("for (int64_t i = 0; i < {}; ++i)", c.rows(src)));
-    p.line(fmt::format("Reduce{}<{}>({}[i * {}].ReinterpretCast<{}>(), {}[i * {}], {}, static_cast<int32_t>({}), true);",
-                       max ? "Max" : "Min", type, c.tensor(dst), dp, type, c.tensor(src), sp, c.tensor(n.work),
-                       c.inner(src)));
+    p.line(fmt::format(
+        "Reduce{}<{}>({}[i * {}].ReinterpretCast<{}>(), {}[i * {}], {}, static_cast<int32_t>({}), true);",
+        max ? "Max" : "Min", type, c.tensor(dst), dp, type, c.tensor(src), sp, c.tensor(n.work), c.inner(src)));
     p.close();
     vectorToScalar(p);
     p.open(fmt::format("for (int64_t i = 0; i < {}; ++i)", c.rows(src)));
@@ -528,12 +529,12 @@ void scan(EmitContext& c, CodePrinter& p, const ir::Node& n) {
   p.open(fmt::format("for (int64_t o = 0; o < {}; ++o)", outer));
   p.open(fmt::format("for (int64_t r = 0; r < {}; ++r)", innerRows));
   p.line(fmt::format("const int64_t first = o * {} * {} + r;", count, innerRows));
-  p.line(fmt::format("Muls({}[first * {}], {}[first * {}], static_cast<{}>(1), {});", c.tensor(dst), dp,
-                     c.tensor(src), sp, type, cols));
+  p.line(fmt::format("Muls({}[first * {}], {}[first * {}], static_cast<{}>(1), {});", c.tensor(dst), dp, c.tensor(src),
+                     sp, type, cols));
   p.open(fmt::format("for (int64_t k = 1; k < {}; ++k)", count));
   p.line(fmt::format("const int64_t row = first + k * {};", innerRows));
-  p.line(fmt::format("{}({}[row * {}], {}[(row - {}) * {}], {}[row * {}], {});", sum ? "Add" : "Mul", c.tensor(dst),
-                     dp, c.tensor(dst), innerRows, dp, c.tensor(src), sp, cols));
+  p.line(fmt::format("{}({}[row * {}], {}[(row - {}) * {}], {}[row * {}], {});", sum ? "Add" : "Mul", c.tensor(dst), dp,
+                     c.tensor(dst), innerRows, dp, c.tensor(src), sp, cols));
   p.close();
   p.close();
   p.close();
@@ -596,9 +597,9 @@ void compare(EmitContext& c, CodePrinter& p, const ir::Node& n) {
   p.line("uint8_t bits = 0;");
   p.open(fmt::format("for (int64_t j = byte * 8; j < byte * 8 + 8 && j < {}; ++j)", len));
   const char* wide = dsl::isFloat(x.dtype) ? "float" : "int64_t";
-  std::string right = withScalar ? fmt::format("static_cast<{}>({})", wide, rhs)
-                                 : fmt::format("static_cast<{}>({}.GetValue({}))", wide, c.tensor(n.srcs[1]),
-                                               at(n.srcs[1], "j"));
+  std::string right =
+      withScalar ? fmt::format("static_cast<{}>({})", wide, rhs)
+                 : fmt::format("static_cast<{}>({}.GetValue({}))", wide, c.tensor(n.srcs[1]), at(n.srcs[1], "j"));
   p.line(fmt::format("if (static_cast<{}>({}.GetValue({})) {} {}) bits |= static_cast<uint8_t>(1u << (j % 8));", wide,
                      c.tensor(a), at(a, "j"), cmp.cpp, right));
   p.close();
@@ -616,9 +617,7 @@ void select(EmitContext& c, CodePrinter& p, const ir::Node& n) {
   BufferId dst = n.dst, mask = n.srcs[0], a = n.srcs[1], b = n.srcs[2];
   bool multi = !c.oneRow(dst);
   auto row = [&](BufferId x) { return multi ? fmt::format("{}[i * {}]", c.tensor(x), c.pitch(x)) : c.tensor(x); };
-  auto at = [&](BufferId x, const std::string& j) {
-    return multi ? fmt::format("i * {} + {}", c.pitch(x), j) : j;
-  };
+  auto at = [&](BufferId x, const std::string& j) { return multi ? fmt::format("i * {} + {}", c.pitch(x), j) : j; };
   std::string len = c.inner(dst), vec = c.bufferName(dst) + "Vec";
   p.line("{");  // a block of its own: a value selected into twice in one stage declares its count again
   p.indent();

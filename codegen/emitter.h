@@ -15,8 +15,8 @@
 namespace tilecraft::codegen {
 
 struct EmitOptions {
-  std::string sourceName;                   // the .tile file's base name, for the line comments
-  std::vector<std::string> sourceLines;     // the .tile file's lines (index 0 = line 1), for the line comments
+  std::string sourceName;                      // the .tile file's base name, for the line comments
+  std::vector<std::string> sourceLines;        // the .tile file's lines (index 0 = line 1), for the line comments
   std::map<std::string, double> attrDefaults;  // attribute name -> its default, for the launcher
   // Batching many kernels into one translation unit (fuzz/batch.cpp: the emulator headers dominate a build, so
   // one build for many kernels): a non-empty name puts everything kernel-specific in `namespace NAME`, leaves

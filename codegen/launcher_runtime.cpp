@@ -4,6 +4,8 @@
 
 namespace tilecraft::codegen::detail {
 
+// The runtime below is text emitted verbatim, laid out as the generated file shows it.
+// clang-format off
 const char* launcherRuntime() {
   return R"CPP(// ---- launcher runtime: the same in every kernel tilecraft generates ----
 namespace tclaunch {
@@ -244,5 +246,6 @@ inline bool Output(const T* data, const char* name, const char* dtype, const cha
 }  // namespace tclaunch
 )CPP";
 }
+// clang-format on
 
 }  // namespace tilecraft::codegen::detail

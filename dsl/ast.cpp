@@ -56,7 +56,9 @@ void printNode(const support::SourceManager& sources, const Ast& ast, const std:
     case NodeKind::IntLit: detail = fmt::format(" {}", n.intValue); break;
     case NodeKind::FloatLit: detail = " " + n.name; break;
     case NodeKind::BoolLit: detail = n.intValue ? " True" : " False"; break;
-    case NodeKind::StringLit: detail = fmt::format(" \"{}\"", n.name.size() > 40 ? n.name.substr(0, 37) + "..." : n.name); break;
+    case NodeKind::StringLit:
+      detail = fmt::format(" \"{}\"", n.name.size() > 40 ? n.name.substr(0, 37) + "..." : n.name);
+      break;
     case NodeKind::Unary:
     case NodeKind::Binary:
     case NodeKind::Compare:

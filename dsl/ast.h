@@ -34,10 +34,13 @@ namespace tilecraft::dsl {
 using NodeId = uint32_t;
 inline constexpr NodeId kNoNode = UINT32_MAX;
 
+// X-macro lists and packed enumerators are laid out by hand, several per line.
+// clang-format off
 #define TILECRAFT_NODE_KINDS(X)                                                                         \
   X(Module) X(ConstDef) X(Kernel) X(Decorator) X(Param) X(Assign) X(AugAssign) X(ExprStmt) X(Pass) X(For) \
   X(With) X(If) X(Name) X(IntLit) X(FloatLit) X(StringLit) X(BoolLit) X(NoneLit) X(Unary) X(Binary)     \
   X(Compare) X(Logical) X(Call) X(Keyword) X(Subscript) X(Slice) X(Attribute) X(Tuple)
+// clang-format on
 
 enum class NodeKind : unsigned char {
 #define X(k) k,
@@ -45,6 +48,7 @@ enum class NodeKind : unsigned char {
 #undef X
 };
 
+// clang-format off
 enum class OpKind : unsigned char {
   None,
   // arithmetic (Binary, AugAssign)
@@ -56,6 +60,7 @@ enum class OpKind : unsigned char {
   // Compare
   Eq, Ne, Lt, Le, Gt, Ge,
 };
+// clang-format on
 
 const char* nodeKindName(NodeKind kind);
 /// Python spelling: "+", "@", "not", "<=".

@@ -11,6 +11,7 @@
 
 namespace tilecraft::dsl {
 
+// clang-format off
 enum class Builtin : unsigned char {
   // module level
   Dim,
@@ -24,6 +25,7 @@ enum class Builtin : unsigned char {
   // reductions, scans, gather, cube
   ReduceSum, ReduceMax, ReduceMin, ReduceMean, Argmax, Argmin, Cumsum, Cumprod, Gather, Matmul,
 };
+// clang-format on
 
 enum class BuiltinCategory : unsigned char {
   Module,      // only in module-level definitions

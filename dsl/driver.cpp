@@ -14,8 +14,7 @@ namespace {
 // codegen::runCompileProject):
 // dependencies point from them to dsl, so the command routes these there.
 const char* laterDriver(const std::string& emit) {
-  if (emit == "ir" || emit.rfind("ir-after=", 0) == 0)
-    return "the IR driver, not the front end (passes::runCompileIr)";
+  if (emit == "ir" || emit.rfind("ir-after=", 0) == 0) return "the IR driver, not the front end (passes::runCompileIr)";
   if (emit == "ascendc") return "the AscendC driver, not the front end (codegen::runCompileAscendC)";
   if (emit == "project") return "the project driver, not the front end (codegen::runCompileProject)";
   return nullptr;
@@ -78,8 +77,7 @@ int runCompile(const CompileOptions& options, std::ostream& out, std::ostream& e
   int status = compileFile(
       frontEnd,
       [&](Program& p) {
-        output =
-            frontEnd.lexOnly ? printTokens(p.sources, p.tokens) : printTypedAst(p.sources, p.ast, p.sema);
+        output = frontEnd.lexOnly ? printTokens(p.sources, p.tokens) : printTypedAst(p.sources, p.ast, p.sema);
         return std::vector<std::string>{};
       },
       err);

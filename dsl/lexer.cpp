@@ -47,15 +47,15 @@ struct Punct {
   TokenKind kind;
 };
 constexpr Punct kPuncts[] = {
-    {"**", TokenKind::StarStar},   {"//", TokenKind::SlashSlash},  {"+=", TokenKind::PlusAssign},
+    {"**", TokenKind::StarStar},    {"//", TokenKind::SlashSlash}, {"+=", TokenKind::PlusAssign},
     {"-=", TokenKind::MinusAssign}, {"*=", TokenKind::StarAssign}, {"/=", TokenKind::SlashAssign},
-    {"==", TokenKind::EqEq},       {"!=", TokenKind::NotEq},       {"<=", TokenKind::LessEq},
-    {">=", TokenKind::GreaterEq},  {"->", TokenKind::Arrow},       {"(", TokenKind::LParen},
-    {")", TokenKind::RParen},      {"[", TokenKind::LBracket},     {"]", TokenKind::RBracket},
-    {",", TokenKind::Comma},       {":", TokenKind::Colon},        {".", TokenKind::Dot},
-    {"@", TokenKind::At},          {"=", TokenKind::Assign},       {"+", TokenKind::Plus},
-    {"-", TokenKind::Minus},       {"*", TokenKind::Star},         {"/", TokenKind::Slash},
-    {"%", TokenKind::Percent},     {"<", TokenKind::Less},         {">", TokenKind::Greater},
+    {"==", TokenKind::EqEq},        {"!=", TokenKind::NotEq},      {"<=", TokenKind::LessEq},
+    {">=", TokenKind::GreaterEq},   {"->", TokenKind::Arrow},      {"(", TokenKind::LParen},
+    {")", TokenKind::RParen},       {"[", TokenKind::LBracket},    {"]", TokenKind::RBracket},
+    {",", TokenKind::Comma},        {":", TokenKind::Colon},       {".", TokenKind::Dot},
+    {"@", TokenKind::At},           {"=", TokenKind::Assign},      {"+", TokenKind::Plus},
+    {"-", TokenKind::Minus},        {"*", TokenKind::Star},        {"/", TokenKind::Slash},
+    {"%", TokenKind::Percent},      {"<", TokenKind::Less},        {">", TokenKind::Greater},
 };
 
 class Lexer {
@@ -120,9 +120,10 @@ class Lexer {
         add(TokenKind::Dedent, pos_, pos_);
       }
       if (width != indents_.back()) {
-        diagnostics_.error(span(begin, pos_),
-                           fmt::format("unindent to column {} does not match any outer indentation level (column {})",
-                                       width + 1, indents_.back() + 1))
+        diagnostics_
+            .error(span(begin, pos_),
+                   fmt::format("unindent to column {} does not match any outer indentation level (column {})",
+                               width + 1, indents_.back() + 1))
             .hint(fmt::format("indent this line by {} spaces", indents_.back()));
       }
     }
@@ -185,7 +186,8 @@ class Lexer {
     size_t begin = pos_;
     bool isFloat = false;
     auto digits = [&] {
-      while (pos_ < text_.size() && (std::isdigit(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_')) ++pos_;
+      while (pos_ < text_.size() && (std::isdigit(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_'))
+        ++pos_;
     };
     digits();
     if (pos_ < text_.size() && text_[pos_] == '.') {

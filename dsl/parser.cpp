@@ -112,8 +112,9 @@ class Parser {
     if (at(TokenKind::At) || at(TokenKind::KwDef)) return parseKernel();
     if (at(TokenKind::Name) && peek(1).kind == TokenKind::Assign) return parseConstDef();
     if (at(TokenKind::Indent)) fail("unexpected indent");
-    fail(fmt::format("expected a kernel definition or 'NAME = value' at module level, found {}", describe(peek())),
-         "module level holds only dimension and constant definitions ('N = dim()', 'TILE = 256') and @kernel functions");
+    fail(
+        fmt::format("expected a kernel definition or 'NAME = value' at module level, found {}", describe(peek())),
+        "module level holds only dimension and constant definitions ('N = dim()', 'TILE = 256') and @kernel functions");
   }
 
   // const_def := NAME '=' expr NEWLINE
@@ -556,8 +557,7 @@ class Parser {
         }
         return add(NodeKind::Tuple, t.span.to(close.span), std::move(elems));
       }
-      default:
-        fail(fmt::format("expected an expression, found {}", describe(t)));
+      default: fail(fmt::format("expected an expression, found {}", describe(t)));
     }
   }
 

@@ -210,8 +210,8 @@ void Checker::checkConstDef(NodeId id) {
     } else if ((t.kind == TypeKind::Int && t.constInt) || (t.kind == TypeKind::Float && t.constFloat)) {
       sym.type = t;
     } else {
-      error(value, fmt::format("module-level '{}' must be a compile-time constant or dim() (got {})", n.name,
-                               typeStr(t)))
+      error(value,
+            fmt::format("module-level '{}' must be a compile-time constant or dim() (got {})", n.name, typeStr(t)))
           .hint(fmt::format("write '{} = dim()' for a size known only at run time", n.name));
       sym.type = Type::error();
     }
@@ -275,8 +275,9 @@ void Checker::checkKernel(NodeId id) {
       error(cubeUse_, fmt::format("matmul runs on cube cores but the kernel splits its work over vector cores "
                                   "(line {})",
                                   lineOf(splitNode_)))
-          .hint("split a kernel that uses the cube unit with cores=cube_cores(); vector work then runs on the "
-                "two vector cores paired with each cube core");
+          .hint(
+              "split a kernel that uses the cube unit with cores=cube_cores(); vector work then runs on the "
+              "two vector cores paired with each cube core");
     }
   } else {
     kernel.coreKind = CoreKind::Vector;
@@ -301,8 +302,8 @@ void Checker::checkParam(NodeId id, KernelInfo& kernel) {
       ast_.node(ast_.subscriptBase(typeNode)).name == "Tensor") {
     auto idx = ast_.subscriptIndices(typeNode);
     if (idx.size() != 2) {
-      error(typeNode, fmt::format("Tensor takes a dtype and a shape (got {} argument{})", idx.size(),
-                                  idx.size() == 1 ? "" : "s"))
+      error(typeNode,
+            fmt::format("Tensor takes a dtype and a shape (got {} argument{})", idx.size(), idx.size() == 1 ? "" : "s"))
           .hint("write Tensor[f16, (M, N)]");
     } else {
       DType elem = DType::F32;
@@ -346,7 +347,8 @@ void Checker::checkParam(NodeId id, KernelInfo& kernel) {
     } else if (!t.isError() && !dt.isError()) {
       bool ok = (t.kind == TypeKind::Float && (dt.constFloat || dt.constInt)) ||
                 (t.kind == TypeKind::Int && dt.constInt) || (t.kind == TypeKind::Bool && dt.kind == TypeKind::Bool);
-      if (!ok) error(def, fmt::format("default value of '{}' must be a constant of type {}", n.name, dtypeName(t.dtype)));
+      if (!ok)
+        error(def, fmt::format("default value of '{}' must be a constant of type {}", n.name, dtypeName(t.dtype)));
     }
   }
   if (locals_.count(n.name)) {
@@ -464,8 +466,8 @@ void Checker::bind(NodeId nameNode, const Type& type, NodeId valueNode) {
                                                   : "bind the new value to another name");
       return;
     }
-    bool outer = old.scopes.size() < scopes_.size() &&
-                 std::equal(old.scopes.begin(), old.scopes.end(), scopes_.begin());
+    bool outer =
+        old.scopes.size() < scopes_.size() && std::equal(old.scopes.begin(), old.scopes.end(), scopes_.begin());
     if (outer) {
       if (type.isError() || old.type.isError()) return;
       bool same = old.type.kind == type.kind;
@@ -475,14 +477,15 @@ void Checker::bind(NodeId nameNode, const Type& type, NodeId valueNode) {
       }
       if (!same) {
         NodeId scope = scopes_.back();
-        const char* where =
-            ast_.kind(scope) == NodeKind::For ? "loop" : ast_.kind(scope) == NodeKind::If ? "if" : "else branch";
+        const char* where = ast_.kind(scope) == NodeKind::For  ? "loop"
+                            : ast_.kind(scope) == NodeKind::If ? "if"
+                                                               : "else branch";
         error(nameNode, fmt::format("'{}' is updated inside the {} at line {} but changes type from {} to {}", name,
-                                    where, lineOf(scope),
-                                    typeStr(old.type), typeStr(type)))
+                                    where, lineOf(scope), typeStr(old.type), typeStr(type)))
             .note(ast_.span(old.def), fmt::format("'{}' is defined here", name))
-            .hint("a value carried across a loop or if keeps its dtype, shape and memory; use a new name for a "
-                  "different value");
+            .hint(
+                "a value carried across a loop or if keeps its dtype, shape and memory; use a new name for a "
+                "different value");
         return;
       }
       if (type.kind == TypeKind::Buffer) {

@@ -33,6 +33,7 @@ bool sameDim(const Dim& a, const Dim& b);
 /// "(t, N)" for messages about shapes; "t" is a tile loop variable.
 std::string shapeStr(const std::vector<Dim>& shape);
 
+// clang-format off
 enum class TypeKind : unsigned char {
   Error,      // already diagnosed: every use is silently accepted, so errors do not cascade
   None,       // statements, None
@@ -47,6 +48,7 @@ enum class TypeKind : unsigned char {
   Buffer,     // an on-chip tile value in `mem`
   Function,   // a builtin name, before it is called
 };
+// clang-format on
 
 /// An integer as sum(coefficient x atom) + constant, so slice widths such as (i + 64) - i fold to constants.
 /// Atoms are dim names, loop variables and tile fields ("t.start").
@@ -66,14 +68,14 @@ struct Type {
   std::optional<int64_t> constInt;  // Int known at compile time
   std::optional<Affine> affine;     // Int as an affine form, when it is one
   std::optional<double> constFloat;
-  bool device = false;  // an Int/Float/Bool that depends on the core or a loop: not usable as a tile size
-  bool cube = false;    // Cores: cube_cores()
-  int64_t cores = 0;    // Cores: the requested count, 0 = all of that kind
-  NodeId ref = kNoNode; // Tile: its loop variable's Name node; Tensor: its Param node
-  std::optional<Builtin> builtin;  // Function
-  std::optional<DType> dtypeValue; // DTypeName
-  std::optional<Mem> memValue;     // MemName
-  std::optional<Stage> stageValue; // StageName
+  bool device = false;              // an Int/Float/Bool that depends on the core or a loop: not usable as a tile size
+  bool cube = false;                // Cores: cube_cores()
+  int64_t cores = 0;                // Cores: the requested count, 0 = all of that kind
+  NodeId ref = kNoNode;             // Tile: its loop variable's Name node; Tensor: its Param node
+  std::optional<Builtin> builtin;   // Function
+  std::optional<DType> dtypeValue;  // DTypeName
+  std::optional<Mem> memValue;      // MemName
+  std::optional<Stage> stageValue;  // StageName
 
   static Type error() { return Type{}; }
   bool isError() const { return kind == TypeKind::Error; }
@@ -106,9 +108,9 @@ struct KernelInfo {
 };
 
 struct SemaResult {
-  std::vector<Type> types;                      // per NodeId
-  std::vector<std::optional<Builtin>> calls;    // per NodeId: the builtin a Call resolves to
-  std::vector<Stage> stages;                    // per NodeId: the stage block a statement is in
+  std::vector<Type> types;                    // per NodeId
+  std::vector<std::optional<Builtin>> calls;  // per NodeId: the builtin a Call resolves to
+  std::vector<Stage> stages;                  // per NodeId: the stage block a statement is in
   std::vector<KernelInfo> kernels;
 };
 

@@ -169,7 +169,8 @@ Type Checker::checkBuiltin(NodeId id, const BuiltinInfo& info, const std::vector
           }
           r.constInt = (*a.constInt + *b.constInt - 1) / *b.constInt;
         } else {
-          r.constInt = info.id == Builtin::Min ? std::min(*a.constInt, *b.constInt) : std::max(*a.constInt, *b.constInt);
+          r.constInt =
+              info.id == Builtin::Min ? std::min(*a.constInt, *b.constInt) : std::max(*a.constInt, *b.constInt);
         }
         r.affine = Affine{{}, *r.constInt};
       }
@@ -190,7 +191,8 @@ Type Checker::checkBuiltin(NodeId id, const BuiltinInfo& info, const std::vector
         Type mt = expr(m->second);
         if (mt.isError()) return mt;
         if (mt.kind != TypeKind::MemName || (*mt.memValue != Mem::UB && (full || *mt.memValue != Mem::L0C))) {
-          error(m->second, fmt::format("{}() makes tiles in {}", info.name, full ? "UB" : "UB or L0C (an accumulator)"));
+          error(m->second,
+                fmt::format("{}() makes tiles in {}", info.name, full ? "UB" : "UB or L0C (an accumulator)"));
           return Type::error();
         }
         mem = *mt.memValue;
@@ -238,7 +240,8 @@ Type Checker::checkBuiltin(NodeId id, const BuiltinInfo& info, const std::vector
       if (!castSupported(x.dtype, to)) {
         auto d = error(id, fmt::format("no direct cast from {} to {} on 910B", dtypeName(x.dtype), dtypeName(to)));
         if (auto via = castVia(x.dtype, to)) {
-          d.hint(fmt::format("cast through {}: cast(cast(x, {}), {})", dtypeName(*via), dtypeName(*via), dtypeName(to)));
+          d.hint(
+              fmt::format("cast through {}: cast(cast(x, {}), {})", dtypeName(*via), dtypeName(*via), dtypeName(to)));
         }
         return Type::error();
       }
@@ -276,7 +279,8 @@ Type Checker::checkBuiltin(NodeId id, const BuiltinInfo& info, const std::vector
     case Builtin::Pow: {
       Type base = typed(0);
       typed(1);
-      Type r = elementwise(id, fmt::format("{}()", info.name).c_str(), info.dtypes, {args[0], args[1]}, info.workFactor);
+      Type r =
+          elementwise(id, fmt::format("{}()", info.name).c_str(), info.dtypes, {args[0], args[1]}, info.workFactor);
       // pow(2.0, x): lowering fills the number base into a tile of the result's shape (the IR's Pows takes the
       // scalar as the exponent).
       bool numberBase = base.kind == TypeKind::Int || base.kind == TypeKind::Float;
@@ -344,7 +348,8 @@ Type Checker::checkBuiltin(NodeId id, const BuiltinInfo& info, const std::vector
             .hint("to gather rows of a GM tensor, index it with an i32 tile inside load: load(x[idx, :])");
         return Type::error();
       }
-      if (!requireUbTile(args[0], table, "gather()") || !requireUbTile(args[1], index, "gather()")) return Type::error();
+      if (!requireUbTile(args[0], table, "gather()") || !requireUbTile(args[1], index, "gather()"))
+        return Type::error();
       if (!requireCompute(id, "gather()")) return Type::error();
       if (!requireDType(args[0], "gather()", table.dtype, info.dtypes)) return Type::error();
       if (index.dtype != DType::I32) {
@@ -467,20 +472,21 @@ Type Checker::checkStore(NodeId id, NodeId view, NodeId value, const std::map<st
   }
   bool fixpipeCast = x.mem == Mem::L0C && x.dtype == DType::F32 && (v.dtype == DType::F16 || v.dtype == DType::BF16);
   if (x.dtype != v.dtype && !fixpipeCast) {
-    std::string tensor = ast_.kind(ast_.subscriptBase(view)) == NodeKind::Name
-                             ? ast_.node(ast_.subscriptBase(view)).name : "tensor";
+    std::string tensor =
+        ast_.kind(ast_.subscriptBase(view)) == NodeKind::Name ? ast_.node(ast_.subscriptBase(view)).name : "tensor";
     error(id, fmt::format("store of a {} tile into {} tensor '{}'", dtypeName(x.dtype), dtypeName(v.dtype), tensor))
         .hint(fmt::format("cast inside 'with compute': cast(v, {})", dtypeName(v.dtype)));
     return Type::error();
   }
   if (!sameShape(squeezeOnes(v.shape), squeezeOnes(x.shape))) {
-    error(id, fmt::format("store shape mismatch: the view is {} but the value is {}", shapeStr(v.shape),
-                          shapeStr(x.shape)))
+    error(id,
+          fmt::format("store shape mismatch: the view is {} but the value is {}", shapeStr(v.shape), shapeStr(x.shape)))
         .hint("index the output with the same tile variables and extents the value was computed with");
     return Type::error();
   }
   if (accumulate && !DTypeSet{DType::F16, DType::F32, DType::I32}.contains(v.dtype)) {
-    error(id, fmt::format("atomic accumulation into {} is not supported (supported: f16, f32, i32)", dtypeName(v.dtype)));
+    error(id,
+          fmt::format("atomic accumulation into {} is not supported (supported: f16, f32, i32)", dtypeName(v.dtype)));
     return Type::error();
   }
   if (storeCopyRecord(value)) {
@@ -596,8 +602,9 @@ Type Checker::checkMatmul(NodeId id, NodeId lhs, NodeId rhs) {
   }
   if (!sameDim(a.shape[1], b.shape[0])) {
     error(id, fmt::format("matmul inner dimensions differ: {} @ {}", shapeStr(a.shape), shapeStr(b.shape)))
-        .hint("the left tile is (M, K) and the right tile (K, N) with the same K tile; use copy(..., transpose=True) "
-              "for a transposed operand");
+        .hint(
+            "the left tile is (M, K) and the right tile (K, N) with the same K tile; use copy(..., transpose=True) "
+            "for a transposed operand");
     return Type::error();
   }
   noteCubeUse(id);

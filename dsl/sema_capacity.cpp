@@ -23,9 +23,7 @@ bool isQueue(const BufferRecord& r) {
   return (r.mem == Mem::UB || r.mem == Mem::L1) && (r.defStage == Stage::CopyIn || r.usedInCopyOut);
 }
 
-int64_t depthOf(const BufferRecord& r) {
-  return isQueue(r) ? r.buffers : 1;
-}
+int64_t depthOf(const BufferRecord& r) { return isQueue(r) ? r.buffers : 1; }
 
 std::string extentsStr(const BufferRecord& r) {
   std::string out;

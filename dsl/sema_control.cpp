@@ -148,7 +148,8 @@ std::vector<Type> Checker::iterator(NodeId forNode, LoopContext& loop) {
   auto sizeIt = kw.find("size");
   if (sizeIt == kw.end()) {
     return fail(fmt::format("{}() needs size=", info->name),
-                info->id == Builtin::Tiles ? "write tiles(rows, size=64)" : "write grid((M, N), size=(128, 256), cores=cube_cores())");
+                info->id == Builtin::Tiles ? "write tiles(rows, size=64)"
+                                           : "write grid((M, N), size=(128, 256), cores=cube_cores())");
   }
   std::vector<NodeId> extents;
   std::vector<NodeId> sizes;

@@ -115,8 +115,8 @@ Type Checker::exprImpl(NodeId id) {
       Type b = expr(n.kids[1]);
       if (a.isError() || b.isError()) return Type::error();
       if (a.kind != TypeKind::Bool || b.kind != TypeKind::Bool) {
-        error(id, fmt::format("'{}' needs two scalar conditions (got {} and {})", opSpelling(n.op), typeStr(a),
-                              typeStr(b)))
+        error(id,
+              fmt::format("'{}' needs two scalar conditions (got {} and {})", opSpelling(n.op), typeStr(a), typeStr(b)))
             .hint("to combine tile masks elementwise, use where(...) with nested conditions");
         return Type::error();
       }
@@ -165,7 +165,8 @@ bool Checker::requireUbTile(NodeId operand, const Type& type, const char* what) 
 
 bool Checker::requireDType(NodeId at, const char* op, DType dtype, DTypeSet allowed) {
   if (allowed.contains(dtype)) return true;
-  auto d = error(at, fmt::format("{} does not support {} on 910B (supported: {})", op, dtypeName(dtype), allowed.str()));
+  auto d =
+      error(at, fmt::format("{} does not support {} on 910B (supported: {})", op, dtypeName(dtype), allowed.str()));
   for (DType to : {DType::F32, DType::F16, DType::I32}) {
     if (allowed.contains(to) && castSupported(dtype, to)) {
       d.hint(fmt::format("cast to {} first: cast(x, {}), and back afterwards if needed", dtypeName(to), dtypeName(to)));
@@ -284,8 +285,8 @@ Type Checker::checkBinary(NodeId id) {
 }
 
 Type Checker::scalarArith(NodeId id, OpKind op, const Type& a, const Type& b) {
-  bool numeric = (a.kind == TypeKind::Int || a.kind == TypeKind::Float) &&
-                 (b.kind == TypeKind::Int || b.kind == TypeKind::Float);
+  bool numeric =
+      (a.kind == TypeKind::Int || a.kind == TypeKind::Float) && (b.kind == TypeKind::Int || b.kind == TypeKind::Float);
   if (!numeric || op == OpKind::MatMul) {
     error(id, fmt::format("operator '{}' cannot be applied to {} and {}", opSpelling(op), typeStr(a), typeStr(b)));
     return Type::error();
@@ -342,8 +343,12 @@ Type Checker::scalarArith(NodeId id, OpKind op, const Type& a, const Type& b) {
   Type r;
   r.kind = TypeKind::Float;
   r.device = device;
-  auto fx = a.constFloat ? a.constFloat : a.constInt ? std::optional<double>(static_cast<double>(*a.constInt)) : std::nullopt;
-  auto fy = b.constFloat ? b.constFloat : b.constInt ? std::optional<double>(static_cast<double>(*b.constInt)) : std::nullopt;
+  auto fx = a.constFloat ? a.constFloat
+            : a.constInt ? std::optional<double>(static_cast<double>(*a.constInt))
+                         : std::nullopt;
+  auto fy = b.constFloat ? b.constFloat
+            : b.constInt ? std::optional<double>(static_cast<double>(*b.constInt))
+                         : std::nullopt;
   if (fx && fy) {
     switch (op) {
       case OpKind::Add: r.constFloat = *fx + *fy; break;
@@ -361,7 +366,8 @@ Type Checker::scalarArith(NodeId id, OpKind op, const Type& a, const Type& b) {
     }
   }
   if (op == OpKind::FloorDiv || op == OpKind::Mod) {
-    error(id, fmt::format("operator '{}' needs integer operands (got {} and {})", opSpelling(op), typeStr(a), typeStr(b)));
+    error(id,
+          fmt::format("operator '{}' needs integer operands (got {} and {})", opSpelling(op), typeStr(a), typeStr(b)));
     return Type::error();
   }
   return r;
@@ -400,9 +406,12 @@ Type Checker::tileArith(NodeId id, OpKind op, NodeId lhs, const Type& a, NodeId 
     return accType;
   }
   switch (op) {
-    case OpKind::Add: return elementwise(id, "'+'", DTypeSet{DType::I16, DType::F16, DType::I32, DType::F32}, {lhs, rhs});
-    case OpKind::Sub: return elementwise(id, "'-'", DTypeSet{DType::I16, DType::F16, DType::I32, DType::F32}, {lhs, rhs});
-    case OpKind::Mul: return elementwise(id, "'*'", DTypeSet{DType::I16, DType::F16, DType::I32, DType::F32}, {lhs, rhs});
+    case OpKind::Add:
+      return elementwise(id, "'+'", DTypeSet{DType::I16, DType::F16, DType::I32, DType::F32}, {lhs, rhs});
+    case OpKind::Sub:
+      return elementwise(id, "'-'", DTypeSet{DType::I16, DType::F16, DType::I32, DType::F32}, {lhs, rhs});
+    case OpKind::Mul:
+      return elementwise(id, "'*'", DTypeSet{DType::I16, DType::F16, DType::I32, DType::F32}, {lhs, rhs});
     case OpKind::Div: return elementwise(id, "'/'", DTypeSet{DType::F16, DType::F32}, {lhs, rhs});
     case OpKind::Pow: {
       if (b.kind == TypeKind::Buffer && a.kind != TypeKind::Buffer) {
@@ -411,9 +420,7 @@ Type Checker::tileArith(NodeId id, OpKind op, NodeId lhs, const Type& a, NodeId 
       }
       return elementwise(id, "'**'", DTypeSet{DType::F16, DType::F32}, {lhs, rhs}, 1);
     }
-    default:
-      error(id, fmt::format("operator '{}' is not supported on tiles", opSpelling(op)));
-      return Type::error();
+    default: error(id, fmt::format("operator '{}' is not supported on tiles", opSpelling(op))); return Type::error();
   }
 }
 
@@ -433,8 +440,9 @@ std::optional<std::vector<Dim>> Checker::broadcast(NodeId at, const std::vector<
       error(at, fmt::format("shapes {} and {} do not broadcast: dimension {} is {} vs {}", shapeStr(a), shapeStr(b), i,
                             x->kind == Dim::Kind::Const ? std::to_string(x->value) : x->name,
                             y->kind == Dim::Kind::Const ? std::to_string(y->value) : y->name))
-          .hint("an operand broadcasts only along dimensions where its extent is 1 (reductions keep the reduced "
-                "dimension with extent 1)");
+          .hint(
+              "an operand broadcasts only along dimensions where its extent is 1 (reductions keep the reduced "
+              "dimension with extent 1)");
       return std::nullopt;
     }
   }
@@ -457,7 +465,8 @@ Type Checker::elementwise(NodeId id, const char* what, DTypeSet allowed, const s
         DType wide = dtypeBits(*dtype) >= dtypeBits(t.dtype) ? *dtype : t.dtype;
         error(id, fmt::format("operands of {} have different dtypes: {} and {}", what, dtypeName(*dtype),
                               dtypeName(t.dtype)))
-            .hint(fmt::format("dtypes never change implicitly on tiles; cast one operand: cast(x, {})", dtypeName(wide)));
+            .hint(
+                fmt::format("dtypes never change implicitly on tiles; cast one operand: cast(x, {})", dtypeName(wide)));
         return Type::error();
       }
       if (!anyTile) {
@@ -529,7 +538,8 @@ Type Checker::checkCompare(NodeId id) {
     return r;
   }
   const Type& tileType = a.kind == TypeKind::Buffer ? a : b;
-  DTypeSet allowed = n.op == OpKind::Eq ? DTypeSet{DType::F16, DType::F32, DType::I32} : DTypeSet{DType::F16, DType::F32};
+  DTypeSet allowed =
+      n.op == OpKind::Eq ? DTypeSet{DType::F16, DType::F32, DType::I32} : DTypeSet{DType::F16, DType::F32};
   std::string what = fmt::format("comparison '{}'", opSpelling(n.op));
   if (tileType.kind == TypeKind::Buffer && tileType.dtype == DType::I32 && n.op != OpKind::Eq) {
     error(id, fmt::format("{} on i32 tiles is not supported on 910B (i32 supports only '==')", what))
@@ -564,8 +574,9 @@ Type Checker::checkAttribute(NodeId id) {
     error(id, fmt::format("{} has no attribute '{}'", typeStr(base), n.name));
     return Type::error();
   }
-  auto d = error(id, fmt::format("{} has no attribute '{}' (it has: {})", base.kind == TypeKind::Tile ? "a tile" : "a range",
-                                 n.name, fmt::format("{}", fmt::join(fields, ", "))));
+  auto d =
+      error(id, fmt::format("{} has no attribute '{}' (it has: {})", base.kind == TypeKind::Tile ? "a tile" : "a range",
+                            n.name, fmt::format("{}", fmt::join(fields, ", "))));
   if (auto close = closestName(n.name, fields)) d.hint(fmt::format("did you mean '{}.{}'?", baseName, *close));
   return Type::error();
 }
@@ -709,7 +720,8 @@ Type Checker::checkSubscript(NodeId id) {
     }
     if (it.kind == TypeKind::Int) {
       if (it.constInt && *it.constInt < 0) {
-        error(i, fmt::format("negative index {}", *it.constInt)).hint("indices count from 0; write the position explicitly");
+        error(i, fmt::format("negative index {}", *it.constInt))
+            .hint("indices count from 0; write the position explicitly");
         ok = false;
         continue;
       }

@@ -17,7 +17,7 @@ namespace tilecraft::dsl::detail {
 /// A module-level name: a dim() or a constant.
 struct ModuleSymbol {
   NodeId node = kNoNode;
-  Type type;        // Int (a dim or an int constant) or Float
+  Type type;  // Int (a dim or an int constant) or Float
   bool isDim = false;
   int64_t dimMax = 0;
 };
@@ -25,12 +25,12 @@ struct ModuleSymbol {
 /// An on-chip buffer for capacity accounting: live from `start` to `end` (positions in evaluation order).
 struct BufferRecord {
   NodeId def = kNoNode;
-  std::string label;  // the name bound to it, or the operation that makes it
-  bool named = false; // label is the first name the value was bound to
+  std::string label;   // the name bound to it, or the operation that makes it
+  bool named = false;  // label is the first name the value was bound to
   Mem mem = Mem::UB;
   DType dtype = DType::F32;
   std::vector<Dim> shape;
-  int workFactor = 0;      // > 0: a work buffer of workFactor x these bytes
+  int workFactor = 0;  // > 0: a work buffer of workFactor x these bytes
   uint32_t start = 0;
   uint32_t end = 0;
   size_t defLoopDepth = 0;
@@ -39,10 +39,10 @@ struct BufferRecord {
   Stage defStage = Stage::None;
   bool usedInOtherStage = false;
   bool usedInCopyOut = false;
-  bool unknownSize = false;   // has a dim with no bound: already diagnosed, left out of the sums
-  bool dead = false;          // folded into another buffer (a matmul accumulated in place)
-  bool reduceWork = false;    // the work buffer of a reduction: sized by reduceWorkBytes, not by its tile
-  bool mathWork = false;      // the sharedTmpBuffer of a math call: at least mathWorkBytes
+  bool unknownSize = false;  // has a dim with no bound: already diagnosed, left out of the sums
+  bool dead = false;         // folded into another buffer (a matmul accumulated in place)
+  bool reduceWork = false;   // the work buffer of a reduction: sized by reduceWorkBytes, not by its tile
+  bool mathWork = false;     // the sharedTmpBuffer of a math call: at least mathWorkBytes
   // The innermost loop around the definition, [loopStart, loopEnd]: a queue buffer with several copies
   // rotates over its iterations, so the planner keeps all copies live for the whole loop.
   NodeId loop = kNoNode;
@@ -52,17 +52,17 @@ struct BufferRecord {
   // end of the last stage block that reads it.
   uint32_t stageStart = 0;
   NodeId lastStage = kNoNode;
-  int writes = 1;  // ops that write the name's buffer (lowering writes every rebinding of a name into it)
-  bool folded = false;          // an in-place update of an outer name: lowering writes into that name's buffer
-  std::vector<int> inPlaceFrom; // operands of the elementwise op that made it: it may overwrite one that dies
+  int writes = 1;                // ops that write the name's buffer (lowering writes every rebinding of a name into it)
+  bool folded = false;           // an in-place update of an outer name: lowering writes into that name's buffer
+  std::vector<int> inPlaceFrom;  // operands of the elementwise op that made it: it may overwrite one that dies
 };
 
 struct Binding {
   Type type;
   NodeId def = kNoNode;
-  int record = -1;            // BufferRecord of a Buffer value
-  size_t loopDepth = 0;       // loops open at the definition
-  std::vector<NodeId> scopes; // For/If nodes open at the definition
+  int record = -1;             // BufferRecord of a Buffer value
+  size_t loopDepth = 0;        // loops open at the definition
+  std::vector<NodeId> scopes;  // For/If nodes open at the definition
 };
 
 struct LoopContext {

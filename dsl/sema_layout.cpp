@@ -9,15 +9,11 @@ namespace tilecraft::dsl {
 
 namespace {
 
-int64_t alignUp(int64_t value, int64_t align) {
-  return (value + align - 1) / align * align;
-}
+int64_t alignUp(int64_t value, int64_t align) { return (value + align - 1) / align * align; }
 
 }  // namespace
 
-int64_t bufferAlignment(Mem mem) {
-  return mem == Mem::L0A || mem == Mem::L0B ? 512 : 32;
-}
+int64_t bufferAlignment(Mem mem) { return mem == Mem::L0A || mem == Mem::L0B ? 512 : 32; }
 
 int64_t tileBytes(DType dtype, std::span<const int64_t> extents) {
   int64_t outer = 1;

@@ -7,6 +7,8 @@
 
 namespace tilecraft::dsl {
 
+// X-macro lists and packed enumerators are laid out by hand, several per line.
+// clang-format off
 #define TILECRAFT_TOKEN_KINDS(X)                                                                          \
   X(EndOfFile, "end of file") X(Newline, "newline") X(Indent, "indent") X(Dedent, "dedent")                \
   X(Name, "name") X(Int, "integer") X(Float, "float") X(String, "string")                                  \
@@ -19,6 +21,7 @@ namespace tilecraft::dsl {
   X(PlusAssign, "'+='") X(MinusAssign, "'-='") X(StarAssign, "'*='") X(SlashAssign, "'/='")                \
   X(EqEq, "'=='") X(NotEq, "'!='") X(Less, "'<'") X(LessEq, "'<='") X(Greater, "'>'")                      \
   X(GreaterEq, "'>='") X(Arrow, "'->'") X(Error, "invalid token")
+// clang-format on
 
 enum class TokenKind : unsigned char {
 #define X(kind, text) kind,

@@ -11,7 +11,7 @@
 namespace tilecraft::dsl {
 
 enum class DType : unsigned char { F16, BF16, F32, I8, U8, I16, I32, I64, Bool };
-inline constexpr DType kAllDTypes[] = {DType::F16, DType::BF16, DType::F32, DType::I8, DType::U8,
+inline constexpr DType kAllDTypes[] = {DType::F16, DType::BF16, DType::F32, DType::I8,  DType::U8,
                                        DType::I16, DType::I32,  DType::I64, DType::Bool};
 
 const char* dtypeName(DType dtype);

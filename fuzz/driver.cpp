@@ -25,7 +25,8 @@ int runFuzz(const FuzzOptions& options, interp::Files& files, std::ostream& out,
     std::string error;
     if (!prepareComparison(program, seed, &error)) {
       ++failed;
-      err << fmt::format("seed {}: the generated program failed (a generator bug)\n{}\n{}", seed, program.source, error);
+      err << fmt::format("seed {}: the generated program failed (a generator bug)\n{}\n{}", seed, program.source,
+                         error);
       continue;
     }
     if (options.outDir.empty()) {
@@ -39,9 +40,9 @@ int runFuzz(const FuzzOptions& options, interp::Files& files, std::ostream& out,
     }
     out << fmt::format("{} ({}): {}\n", path, program.family, replayCommand(program, path));
   }
-  out << fmt::format("{} program{} from seed {}: {}\n", options.count, options.count == 1 ? "" : "s", options.seed,
-                     failed == 0 ? "all pass the front end and run on the reference"
-                                 : fmt::format("{} failed", failed));
+  out << fmt::format(
+      "{} program{} from seed {}: {}\n", options.count, options.count == 1 ? "" : "s", options.seed,
+      failed == 0 ? "all pass the front end and run on the reference" : fmt::format("{} failed", failed));
   return failed == 0 ? 0 : 1;
 }
 

@@ -19,11 +19,11 @@ namespace tilecraft::fuzz {
 struct EmulateOptions {
   uint64_t seed = 1;
   int64_t count = 1;
-  int jobs = 2;             // builds and runs at the same time
-  int batchSize = 50;       // programs per translation unit (docs/compiler.md, "Fuzzing": the measured best)
-  std::string keepDir;      // the .tile and the AscendC of every failing program; empty: keep nothing
-  std::string workDir;      // where batches are built and run; empty: a temporary folder, removed at the end
-  std::string emuInclude;   // the emulator's include folder (emu/include)
+  int jobs = 2;            // builds and runs at the same time
+  int batchSize = 50;      // programs per translation unit (docs/compiler.md, "Fuzzing": the measured best)
+  std::string keepDir;     // the .tile and the AscendC of every failing program; empty: keep nothing
+  std::string workDir;     // where batches are built and run; empty: a temporary folder, removed at the end
+  std::string emuInclude;  // the emulator's include folder (emu/include)
   double buildTimeoutSeconds = 1200;
   double runTimeoutSeconds = 120;
   bool sandbox = true;      // false: --no-sandbox
@@ -46,11 +46,11 @@ struct Failure {
 struct EmulateSummary {
   int64_t programs = 0;
   int64_t passed = 0;
-  int builds = 0;                     // g++ runs, including those that isolate a failing program in a batch
-  double prepareSeconds = 0;          // generate, reference, compile to AscendC
-  double buildSeconds = 0;            // wall clock of the build phase
-  double runSeconds = 0;              // wall clock of the run-and-compare phase
-  std::vector<Failure> failures;      // by seed
+  int builds = 0;                 // g++ runs, including those that isolate a failing program in a batch
+  double prepareSeconds = 0;      // generate, reference, compile to AscendC
+  double buildSeconds = 0;        // wall clock of the build phase
+  double runSeconds = 0;          // wall clock of the run-and-compare phase
+  std::vector<Failure> failures;  // by seed
 };
 
 /// The command that replays one program (the same seed generates the same program, inputs and checks), with

@@ -50,7 +50,9 @@ class Generator {
   int64_t pick(int64_t lo, int64_t hi) { return rng_.uniformInt(lo, hi); }
   bool chance(int percent) { return pick(0, 99) < percent; }
   template <typename T>
-  const T& choose(std::span<const T> items) { return items[static_cast<size_t>(pick(0, static_cast<int64_t>(items.size()) - 1))]; }
+  const T& choose(std::span<const T> items) {
+    return items[static_cast<size_t>(pick(0, static_cast<int64_t>(items.size()) - 1))];
+  }
   const char* choose(std::initializer_list<const char*> items) {
     return *(items.begin() + pick(0, static_cast<int64_t>(items.size()) - 1));
   }
@@ -98,11 +100,12 @@ class Generator {
   std::vector<std::string> attrs_;  // names of f32 (or i32) attributes
   std::string compute_ = "f32";     // the compute dtype
   std::string family_;
-  int reduceAxis_ = -1;             // rows: -1 gives Col; columns: 0 gives Row
+  int reduceAxis_ = -1;  // rows: -1 gives Col; columns: 0 gives Row
 };
 
 std::string Generator::scalar() {
-  if (!attrs_.empty() && chance(50)) return attrs_[static_cast<size_t>(pick(0, static_cast<int64_t>(attrs_.size()) - 1))];
+  if (!attrs_.empty() && chance(50))
+    return attrs_[static_cast<size_t>(pick(0, static_cast<int64_t>(attrs_.size()) - 1))];
   return choose({"0.5", "2.0", "1.5", "0.25", "3.0"});
 }
 
@@ -119,9 +122,7 @@ void Generator::floatOp() {
     case 0: emit(fmt::format("{} + {}", a.name, b.name), join(a.extent, b.extent), a.bound + b.bound); return;
     case 1: emit(fmt::format("{} - {}", a.name, b.name), join(a.extent, b.extent), a.bound + b.bound); return;
     case 2: emit(fmt::format("{} * {}", a.name, b.name), join(a.extent, b.extent), a.bound * b.bound); return;
-    case 3:
-      emit(fmt::format("{} / (abs({}) + 1.0)", a.name, b.name), join(a.extent, b.extent), a.bound);
-      return;
+    case 3: emit(fmt::format("{} / (abs({}) + 1.0)", a.name, b.name), join(a.extent, b.extent), a.bound); return;
     case 4: emit(fmt::format("{} * {}", a.name, scalar()), a.extent, a.bound * 3); return;
     case 5: emit(fmt::format("{} - {}", scalar(), a.name), a.extent, a.bound + 3); return;
     case 6: {
@@ -134,12 +135,15 @@ void Generator::floatOp() {
       else emit(fmt::format("exp(tanh({}))", a.name), a.extent, 3);
       return;
     case 8: {
-      const char* f = choose({"log(abs({}) + 1.0)", "sqrt(abs({}))", "rsqrt(abs({}) + 1.0)", "reciprocal(abs({}) + 0.5)"});
+      const char* f =
+          choose({"log(abs({}) + 1.0)", "sqrt(abs({}))", "rsqrt(abs({}) + 1.0)", "reciprocal(abs({}) + 0.5)"});
       emit(fmt::format(fmt::runtime(f), a.name), a.extent, a.bound + 2);
       return;
     }
     case 9:
-      if (chance(50)) emit(fmt::format("pow(abs({}) + 0.5, {})", a.name, choose({"2.0", "0.5"})), a.extent, (a.bound + 1) * (a.bound + 1));
+      if (chance(50))
+        emit(fmt::format("pow(abs({}) + 0.5, {})", a.name, choose({"2.0", "0.5"})), a.extent,
+             (a.bound + 1) * (a.bound + 1));
       else emit(fmt::format("{} ** 2", a.name), a.extent, a.bound * a.bound);
       return;
     case 10:
@@ -150,13 +154,10 @@ void Generator::floatOp() {
       emit(fmt::format("where({} {} {}, {}, {} * 0.5)", a.name, choose({"<", ">", "<=", ">="}), b.name, a.name, b.name),
            join(a.extent, b.extent), std::max(a.bound, b.bound));
       return;
-    case 12:
-      emit(fmt::format("leaky_relu({}, {})", a.name, choose({"0.1", "0.01"})), a.extent, a.bound);
-      return;
+    case 12: emit(fmt::format("leaky_relu({}, {})", a.name, choose({"0.1", "0.01"})), a.extent, a.bound); return;
     case 13: emit(fmt::format("clamp({}, -0.5, {})", a.name, choose({"0.5", "0.75"})), a.extent, 0.75); return;
     case 14: emit(fmt::format("-{}", a.name), a.extent, a.bound); return;
-    case 15:
-    {
+    case 15: {
       // Round trips through narrower types: the reference's rounding and truncation rules, exercised.
       std::string via = compute_ == "f32" ? (a.bound < 6e4 ? choose({"f16", "bf16", "i32"}) : "bf16")
                                           : (a.bound < 3e4 ? choose({"f32", "i16"}) : "f32");
@@ -189,7 +190,9 @@ void Generator::rowOp() {
       else emit(fmt::format("reduce_mean({}, {})", a.name, axis), reduced, a.bound);
       return;
     case 1: emit(fmt::format("reduce_mean({}, {})", a.name, axis), reduced, a.bound); return;
-    case 2: emit(fmt::format("{}({}, {})", choose({"reduce_max", "reduce_min"}), a.name, axis), reduced, a.bound); return;
+    case 2:
+      emit(fmt::format("{}({}, {})", choose({"reduce_max", "reduce_min"}), a.name, axis), reduced, a.bound);
+      return;
     case 3: {
       // softmax: two statements, the second a broadcast against the reduction
       std::string e = fresh();
@@ -256,7 +259,9 @@ void Generator::foldUnused() {
     const Val last = vals_.back();
     double bound = last.bound + u.bound;
     if (bound > cap) {
-      if (isInt) emit(fmt::format("maximum(minimum({}, 100), -100) + maximum(minimum({}, 100), -100)", last.name, u.name), join(last.extent, u.extent), 200);
+      if (isInt)
+        emit(fmt::format("maximum(minimum({}, 100), -100) + maximum(minimum({}, 100), -100)", last.name, u.name),
+             join(last.extent, u.extent), 200);
       else emit(fmt::format("tanh({}) + tanh({})", last.name, u.name), join(last.extent, u.extent), 2);
     } else {
       emit(fmt::format("{} + {}", last.name, u.name), join(last.extent, u.extent), bound);
@@ -307,15 +312,16 @@ std::string Generator::floatFamily() {
   std::string castIn = compute_ == io ? "{}" : fmt::format("cast({{}}, {})", compute_);
   std::string castOut = compute_ == io ? "{}" : fmt::format("cast({{}}, {})", io);
   std::string text;
-  std::string index;      // how the loop indexes the tensors
+  std::string index;  // how the loop indexes the tensors
   std::string loads;
   std::string indent = "        ";
   if (family_ == "elementwise") {
     program_.dims["N"] = runExtent(rng_, 3000);
     int64_t size = 64 << pick(0, 4);
-    text = fmt::format("N = dim()\n\n@kernel\ndef {}({}):\n    part = split(N, cores=vector_cores())\n"
-                       "    for t in tiles(part, size={}{}):\n", program_.kernel, params, size,
-                       chance(25) ? ", buffers=1" : "");
+    text = fmt::format(
+        "N = dim()\n\n@kernel\ndef {}({}):\n    part = split(N, cores=vector_cores())\n"
+        "    for t in tiles(part, size={}{}):\n",
+        program_.kernel, params, size, chance(25) ? ", buffers=1" : "");
     index = "t";
   } else if (family_ == "rows") {
     static constexpr int64_t kMax[] = {16, 100, 256, 512, 1000};
@@ -323,8 +329,9 @@ std::string Generator::floatFamily() {
     int64_t rows = std::max<int64_t>(1, std::min<int64_t>(8, 1024 / nmax) >> pick(0, 2));
     program_.dims["M"] = pick(1, 12);
     program_.dims["N"] = runExtent(rng_, nmax);
-    text = fmt::format("M = dim()\nN = dim(max={})\n\n@kernel\ndef {}({}):\n    rows = split(M, cores=vector_cores())\n",
-                       nmax, program_.kernel, params);
+    text =
+        fmt::format("M = dim()\nN = dim(max={})\n\n@kernel\ndef {}({}):\n    rows = split(M, cores=vector_cores())\n",
+                    nmax, program_.kernel, params);
     if (bias) text += "    with copyin:\n        g0 = load(b0[0:1, :])\n";
     text += fmt::format("    for r in tiles(rows, size={}):\n", rows);
     index = "r, :";
@@ -334,8 +341,10 @@ std::string Generator::floatFamily() {
     int64_t rows = std::max<int64_t>(1, std::min<int64_t>(8, 1024 / cols) >> pick(0, 2));
     program_.dims["M"] = runExtent(rng_, 40);
     program_.dims["N"] = runExtent(rng_, 300);
-    text = fmt::format("M = dim()\nN = dim()\n\n@kernel\ndef {}({}):\n    cols = split(N, cores=vector_cores())\n"
-                       "    for c in tiles(cols, size={}):\n", program_.kernel, params, cols);
+    text = fmt::format(
+        "M = dim()\nN = dim()\n\n@kernel\ndef {}({}):\n    cols = split(N, cores=vector_cores())\n"
+        "    for c in tiles(cols, size={}):\n",
+        program_.kernel, params, cols);
     if (bias) text += "        with copyin:\n            g0 = load(b0[0:1, c])\n";
     text += fmt::format("        for r in tiles(M, size={}):\n", rows);
     index = "r, c";
@@ -354,7 +363,8 @@ std::string Generator::floatFamily() {
   foldUnused();
   // The output is full-extent: fold a reduced value back against a full one.
   Val last = vals_.back();
-  if (!(last.extent == Extent::full())) emit(fmt::format("{} * {}", vals_[0].name, last.name), Extent::full(), last.bound * 2);
+  if (!(last.extent == Extent::full()))
+    emit(fmt::format("{} * {}", vals_[0].name, last.name), Extent::full(), last.bound * 2);
   if (vals_.back().bound > 3e4) emit(fmt::format("tanh({})", vals_.back().name), Extent::full(), 1);
   std::string out = vals_.back().name;
   std::string colOut;
@@ -399,9 +409,10 @@ std::string Generator::intFamily() {
     attrs_.push_back("k0");
   }
   program_.dims["N"] = runExtent(rng_, 3000);
-  std::string text = fmt::format("N = dim()\n\n@kernel\ndef {}({}):\n    part = split(N, cores=vector_cores())\n"
-                                 "    for t in tiles(part, size={}):\n        with copyin:\n",
-                                 program_.kernel, params, 64 << pick(0, 4));
+  std::string text = fmt::format(
+      "N = dim()\n\n@kernel\ndef {}({}):\n    part = split(N, cores=vector_cores())\n"
+      "    for t in tiles(part, size={}):\n        with copyin:\n",
+      program_.kernel, params, 64 << pick(0, 4));
   for (int i = 0; i < inputs; ++i) {
     text += fmt::format("            v{} = load(x{}[t])\n", i, i);
     vals_.push_back(Val{fmt::format("v{}", i), Extent::full(), 50});

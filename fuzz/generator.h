@@ -14,12 +14,12 @@ namespace tilecraft::fuzz {
 
 struct FuzzProgram {
   uint64_t seed = 0;
-  std::string family;   // elementwise | integer | rows | columns
-  std::string kernel;   // fuzz_<seed>
-  std::string source;   // the .tile text
-  std::map<std::string, int64_t> dims;                 // the shapes to run it on
-  std::map<std::string, double> attrs;                 // values for the scalar attributes
-  std::map<std::string, interp::ValueRange> ranges;    // per input tensor
+  std::string family;                                // elementwise | integer | rows | columns
+  std::string kernel;                                // fuzz_<seed>
+  std::string source;                                // the .tile text
+  std::map<std::string, int64_t> dims;               // the shapes to run it on
+  std::map<std::string, double> attrs;               // values for the scalar attributes
+  std::map<std::string, interp::ValueRange> ranges;  // per input tensor
 };
 
 /// The same seed gives the same program on every machine (SplitMix64, no floating point in the choices). Every

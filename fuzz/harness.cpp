@@ -12,8 +12,8 @@ std::optional<ComparisonCase> prepareComparison(const FuzzProgram& program, uint
     return std::nullopt;
   }
   support::DiagnosticEngine diagnostics;
-  auto oracle = interp::makeOracleCase(*checked, program.kernel, program.dims, program.attrs, program.ranges,
-                                       inputSeed, diagnostics);
+  auto oracle = interp::makeOracleCase(*checked, program.kernel, program.dims, program.attrs, program.ranges, inputSeed,
+                                       diagnostics);
   if (!oracle) {
     *error = support::renderText(checked->sources, diagnostics.diagnostics());
     return std::nullopt;

@@ -61,10 +61,11 @@ CompareResult compare(const HostTensor& reference, const HostTensor& actual, Tol
   r.pass = r.mismatches == 0 && meanOk;
   if (r.worstIndex >= 0) {
     auto w = static_cast<size_t>(r.worstIndex);
-    r.message = fmt::format("{} of {} elements out of tolerance; mean rel error {:.3g} (limit {:.3g}), max {:.3g} at {} "
-                            "(got {}, want {})",
-                            r.mismatches, r.elements, r.meanRelError, tolerance.tau, r.maxRelError,
-                            indexText(reference.shape, r.worstIndex), actual.data[w], reference.data[w]);
+    r.message = fmt::format(
+        "{} of {} elements out of tolerance; mean rel error {:.3g} (limit {:.3g}), max {:.3g} at {} "
+        "(got {}, want {})",
+        r.mismatches, r.elements, r.meanRelError, tolerance.tau, r.maxRelError,
+        indexText(reference.shape, r.worstIndex), actual.data[w], reference.data[w]);
   } else {
     r.message = fmt::format("all {} elements equal", r.elements);
   }

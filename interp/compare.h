@@ -18,11 +18,12 @@ struct Tolerance {
 struct CompareResult {
   bool pass = false;
   int64_t elements = 0;
-  int64_t mismatches = 0;   // elements whose relative error is >= 10 tau (or differ, for exact dtypes)
+  int64_t mismatches = 0;  // elements whose relative error is >= 10 tau (or differ, for exact dtypes)
   double meanRelError = 0;
   double maxRelError = 0;
   int64_t worstIndex = -1;  // flat index of the largest error
-  std::string message;      // "max rel error 3.1e-2 at [2, 7] (got 1.5, want 1.47) > 10 tau = 9.8e-3", or the shape mismatch
+  std::string
+      message;  // "max rel error 3.1e-2 at [2, 7] (got 1.5, want 1.47) > 10 tau = 9.8e-3", or the shape mismatch
 };
 
 CompareResult compare(const HostTensor& reference, const HostTensor& actual, Tolerance tolerance);

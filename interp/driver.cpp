@@ -31,7 +31,8 @@ std::pair<std::string, std::string> splitAssignment(const std::string& text, con
 double parseNumber(const std::string& text, const std::string& what) {
   char* end = nullptr;
   double v = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || !std::isfinite(v)) throw UsageError{fmt::format("{}: '{}' is not a number", what, text)};
+  if (text.empty() || *end != '\0' || !std::isfinite(v))
+    throw UsageError{fmt::format("{}: '{}' is not a number", what, text)};
   return v;
 }
 
@@ -60,16 +61,18 @@ int runChecked(const InterpOptions& options, Files& files, std::ostream& out, st
   if (!kernel) {
     std::vector<std::string> names;
     for (const dsl::KernelInfo& k : program->sema.kernels) names.push_back(k.name);
-    throw UsageError{options.kernel.empty()
-                         ? fmt::format("{} has {} kernels; choose one with --kernel ({})", options.file, names.size(), listOr(names))
-                         : fmt::format("{} has no kernel '{}' (kernels: {})", options.file, options.kernel, listOr(names))};
+    throw UsageError{
+        options.kernel.empty()
+            ? fmt::format("{} has {} kernels; choose one with --kernel ({})", options.file, names.size(), listOr(names))
+            : fmt::format("{} has no kernel '{}' (kernels: {})", options.file, options.kernel, listOr(names))};
   }
   std::vector<std::string> dimNames = program->dims();
   std::map<std::string, int64_t> dims;
   for (const std::string& s : options.shapes) {
     auto [name, value] = splitAssignment(s, "--shape", "N=1000");
     if (std::find(dimNames.begin(), dimNames.end(), name) == dimNames.end()) {
-      throw UsageError{fmt::format("--shape {}: the program has no dim '{}' (its dims: {})", s, name, listOr(dimNames))};
+      throw UsageError{
+          fmt::format("--shape {}: the program has no dim '{}' (its dims: {})", s, name, listOr(dimNames))};
     }
     double v = parseNumber(value, "--shape " + s);
     if (v < 0 || v != std::trunc(v)) throw UsageError{fmt::format("--shape {}: a size is a non-negative integer", s)};
@@ -79,7 +82,8 @@ int runChecked(const InterpOptions& options, Files& files, std::ostream& out, st
   for (const std::string& d : dimNames) {
     if (!dims.count(d)) missing.push_back(d + "=N");
   }
-  if (!missing.empty()) throw UsageError{fmt::format("missing sizes: pass --shape {}", fmt::join(missing, " --shape "))};
+  if (!missing.empty())
+    throw UsageError{fmt::format("missing sizes: pass --shape {}", fmt::join(missing, " --shape "))};
 
   std::vector<std::string> attrNames, loaded;
   for (const dsl::ParamInfo& p : kernel->params) {
@@ -107,7 +111,8 @@ int runChecked(const InterpOptions& options, Files& files, std::ostream& out, st
     requireInput("--range", s, name);
     size_t colon = value.find(':', 1);  // LO may start with a minus sign
     if (colon == std::string::npos) throw UsageError{fmt::format("--range {}: the range is LO:HI (e.g. x=-1:1)", s)};
-    ValueRange r{parseNumber(value.substr(0, colon), "--range " + s), parseNumber(value.substr(colon + 1), "--range " + s)};
+    ValueRange r{parseNumber(value.substr(0, colon), "--range " + s),
+                 parseNumber(value.substr(colon + 1), "--range " + s)};
     if (r.hi < r.lo) throw UsageError{fmt::format("--range {}: LO is above HI", s)};
     ranges[name] = r;
   }

@@ -37,9 +37,9 @@ struct CheckedProgram {
 std::unique_ptr<CheckedProgram> checkProgram(const std::string& name, const std::string& text);
 
 struct RunRequest {
-  std::map<std::string, int64_t> dims;        // every dim() of the module
-  std::map<std::string, double> attrs;        // scalar attributes; a missing one takes its default
-  std::map<std::string, HostTensor> inputs;   // every tensor the kernel loads (inputs and in/out tensors)
+  std::map<std::string, int64_t> dims;       // every dim() of the module
+  std::map<std::string, double> attrs;       // scalar attributes; a missing one takes its default
+  std::map<std::string, HostTensor> inputs;  // every tensor the kernel loads (inputs and in/out tensors)
 };
 
 /// The tensors the kernel stores to (outputs and in/out tensors), by parameter name.

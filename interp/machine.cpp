@@ -22,7 +22,8 @@ void Machine::bindModule() {
     NodeId value = ast_.child(item, 0);
     if (sema_.calls[value] == Builtin::Dim) {
       auto it = request_.dims.find(name);
-      if (it == request_.dims.end()) fail(item, fmt::format("no value for dim '{}'", name), fmt::format("pass --shape {}=N", name));
+      if (it == request_.dims.end())
+        fail(item, fmt::format("no value for dim '{}'", name), fmt::format("pass --shape {}=N", name));
       if (it->second < 0) fail(item, fmt::format("dim '{}' is {}; sizes are non-negative", name, it->second));
       module_[name] = IntV{it->second};
       continue;
@@ -76,7 +77,8 @@ void Machine::bindParams() {
         env_[p.name] = BoolV{value != 0};
       } else {
         if (value != std::trunc(value)) {
-          fail(p.node, fmt::format("attribute '{}' is {} but must be an integer ({})", p.name, value, dsl::dtypeName(dtype)));
+          fail(p.node,
+               fmt::format("attribute '{}' is {} but must be an integer ({})", p.name, value, dsl::dtypeName(dtype)));
         }
         env_[p.name] = IntV{static_cast<int64_t>(roundTo(value, dtype))};
       }
@@ -88,7 +90,8 @@ void Machine::bindParams() {
     if (p.loaded) {
       auto it = request_.inputs.find(p.name);
       if (it == request_.inputs.end()) {
-        fail(p.node, fmt::format("no input for tensor '{}' ({}{})", p.name, dsl::dtypeName(p.type.dtype), shapeText(*shape)));
+        fail(p.node,
+             fmt::format("no input for tensor '{}' ({}{})", p.name, dsl::dtypeName(p.type.dtype), shapeText(*shape)));
       }
       const HostTensor& in = it->second;
       if (in.dtype != p.type.dtype || in.shape != *shape) {
@@ -394,9 +397,19 @@ Value Machine::evalCompare(NodeId id) {
   double x = asNumber(id, a), y = asNumber(id, b);
   if (std::holds_alternative<IntV>(a) && std::holds_alternative<IntV>(b)) {
     int64_t i = std::get<IntV>(a).v, j = std::get<IntV>(b).v;
-    return BoolV{op == "<" ? i < j : op == "<=" ? i <= j : op == ">" ? i > j : op == ">=" ? i >= j : op == "==" ? i == j : i != j};
+    return BoolV{op == "<"    ? i < j
+                 : op == "<=" ? i <= j
+                 : op == ">"  ? i > j
+                 : op == ">=" ? i >= j
+                 : op == "==" ? i == j
+                              : i != j};
   }
-  return BoolV{op == "<" ? x < y : op == "<=" ? x <= y : op == ">" ? x > y : op == ">=" ? x >= y : op == "==" ? x == y : x != y};
+  return BoolV{op == "<"    ? x < y
+               : op == "<=" ? x <= y
+               : op == ">"  ? x > y
+               : op == ">=" ? x >= y
+               : op == "==" ? x == y
+                            : x != y};
 }
 
 Value Machine::evalAttribute(NodeId id) {
@@ -446,9 +459,11 @@ Value Machine::evalSubscript(NodeId id) {
         for (size_t k = 0; k < idx->data.size(); ++k) {
           auto row = static_cast<int64_t>(idx->data[k]);
           if (row < 0 || row >= shape[d]) {
-            fail(i, fmt::format("gather index {} (element {} of '{}') is out of range for dimension {} of '{}' (extent {})",
-                                row, k, nameOf(i), d, kernel_.params[view->param].name, shape[d]),
-                 fmt::format("index values must be in [0, {})", shape[d]));
+            fail(
+                i,
+                fmt::format("gather index {} (element {} of '{}') is out of range for dimension {} of '{}' (extent {})",
+                            row, k, nameOf(i), d, kernel_.params[view->param].name, shape[d]),
+                fmt::format("index values must be in [0, {})", shape[d]));
           }
           g.rows.push_back(row);
         }
@@ -478,8 +493,9 @@ Value Machine::evalSubscript(NodeId id) {
     // The checker bounds constant slices by constant extents; a tile's extent is known only now (a tail tile).
     if (lo[d] < 0 || lo[d] >= hi[d] || hi[d] > t.shape[d]) {
       std::string what = slice ? fmt::format("slice {}:{}", lo[d], hi[d]) : fmt::format("index {}", lo[d]);
-      fail(i, fmt::format("{} is out of range for dimension {} of '{}' (extent {} at run time)", what, d,
-                          nameOf(baseNode), t.shape[d]),
+      fail(i,
+           fmt::format("{} is out of range for dimension {} of '{}' (extent {} at run time)", what, d, nameOf(baseNode),
+                       t.shape[d]),
            "a tail tile is shorter than the tile size: slice only what every tile has");
     }
   }

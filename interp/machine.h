@@ -45,8 +45,8 @@ struct RangeVal {
 /// One dimension of a view of a GM tensor.
 struct ViewDim {
   enum class Kind { Span, Index, Gather } kind = Kind::Span;
-  int64_t offset = 0;  // Span: first element; Index: the index
-  int64_t extent = 0;  // Span: element count
+  int64_t offset = 0;         // Span: first element; Index: the index
+  int64_t extent = 0;         // Span: element count
   std::vector<int64_t> rows;  // Gather: one row index per element
 };
 struct View {

@@ -40,9 +40,9 @@ void forEachViewElement(const View& view, const std::vector<int64_t>& tensorShap
     size_t k = 0;
     for (size_t d = 0; d < view.dims.size(); ++d) {
       const ViewDim& vd = view.dims[d];
-      int64_t coord = vd.kind == ViewDim::Kind::Index ? vd.offset
-                    : vd.kind == ViewDim::Kind::Gather ? vd.rows[static_cast<size_t>(idx[k++])]
-                                                       : vd.offset + idx[k++];
+      int64_t coord = vd.kind == ViewDim::Kind::Index    ? vd.offset
+                      : vd.kind == ViewDim::Kind::Gather ? vd.rows[static_cast<size_t>(idx[k++])]
+                                                         : vd.offset + idx[k++];
       if (coord < 0 || coord >= tensorShape[d]) inside = false;
       offset = offset * tensorShape[d] + coord;
     }
@@ -77,7 +77,7 @@ void Machine::store(NodeId id, const View& view, const Tile& value, bool accumul
   for (int64_t d : shape) count *= d;
   if (count != value.numel()) {
     internalError(id, fmt::format("store of a {} tile into a view of {} of '{}'", shapeText(value.shape),
-                         shapeText(shape), kernel_.params[view.param].name));
+                                  shapeText(shape), kernel_.params[view.param].name));
   }
   forEachViewElement(view, shapes_[view.param], [&](int64_t e, int64_t offset) {
     if (offset < 0) return;
@@ -96,8 +96,9 @@ Tile Machine::gather(NodeId id, const Tile& table, const Tile& index) {
     auto row = static_cast<int64_t>(e) / cols;
     auto col = static_cast<int64_t>(index.data[e]);
     if (col < 0 || col >= width) {
-      fail(id, fmt::format("gather index {} (element {}) is out of range for the table's last axis (extent {})", col, e,
-                           width),
+      fail(id,
+           fmt::format("gather index {} (element {}) is out of range for the table's last axis (extent {})", col, e,
+                       width),
            fmt::format("index values must be in [0, {})", width));
     }
     r.data[e] = table.data[static_cast<size_t>(row * width + col)];
@@ -264,7 +265,9 @@ Value Machine::evalCall(NodeId id) {
 // The public interface
 // ------------------------------------------------------------------------------------------------------------
 
-std::string CheckedProgram::renderDiagnostics() const { return support::renderText(sources, diagnostics.diagnostics()); }
+std::string CheckedProgram::renderDiagnostics() const {
+  return support::renderText(sources, diagnostics.diagnostics());
+}
 
 std::vector<std::string> CheckedProgram::dims() const {
   std::vector<std::string> out;
@@ -289,7 +292,8 @@ std::unique_ptr<CheckedProgram> checkProgram(const std::string& name, const std:
   support::FileId file = program->sources.addBuffer(name, text);
   std::vector<dsl::Token> tokens = dsl::lex(program->sources, file, program->diagnostics);
   program->ast = dsl::parse(tokens, program->diagnostics);
-  if (!program->diagnostics.hasErrors()) program->sema = dsl::check(program->sources, program->ast, program->diagnostics);
+  if (!program->diagnostics.hasErrors())
+    program->sema = dsl::check(program->sources, program->ast, program->diagnostics);
   return program;
 }
 
@@ -315,8 +319,9 @@ std::optional<RunOutputs> run(const CheckedProgram& program, const std::string& 
     std::vector<std::string> names;
     for (const dsl::KernelInfo& k : program.sema.kernels) names.push_back(k.name);
     diagnostics.error(program.ast.span(program.ast.root()),
-                      kernel.empty() ? fmt::format("the file has {} kernels; name one ({})", names.size(), fmt::join(names, ", "))
-                                     : fmt::format("no kernel named '{}' (the file has: {})", kernel, fmt::join(names, ", ")));
+                      kernel.empty()
+                          ? fmt::format("the file has {} kernels; name one ({})", names.size(), fmt::join(names, ", "))
+                          : fmt::format("no kernel named '{}' (the file has: {})", kernel, fmt::join(names, ", ")));
     return std::nullopt;
   }
   detail::Machine machine(program, *info, request);

@@ -19,9 +19,9 @@ struct DescrEntry {
   int bytes;
 };
 constexpr DescrEntry kDescrs[] = {
-    {"<f2", DType::F16, 2}, {"<V2", DType::BF16, 2}, {"<f4", DType::F32, 4}, {"|i1", DType::I8, 1},
-    {"|u1", DType::U8, 1},  {"<i2", DType::I16, 2},  {"<i4", DType::I32, 4}, {"<i8", DType::I64, 8},
-    {"|b1", DType::Bool, 1},
+    {"<f2", DType::F16, 2}, {"<V2", DType::BF16, 2}, {"<f4", DType::F32, 4},
+    {"|i1", DType::I8, 1},  {"|u1", DType::U8, 1},   {"<i2", DType::I16, 2},
+    {"<i4", DType::I32, 4}, {"<i8", DType::I64, 8},  {"|b1", DType::Bool, 1},
 };
 
 const DescrEntry& entryOf(DType dtype) {
@@ -75,7 +75,8 @@ const char* npyDescr(DType dtype) { return entryOf(dtype).descr; }
 std::string encodeNpy(const HostTensor& tensor) {
   std::string shape = tensor.shape.size() == 1 ? fmt::format("({},)", tensor.shape[0])
                                                : fmt::format("({})", fmt::join(tensor.shape, ", "));
-  std::string header = fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': {}, }}", npyDescr(tensor.dtype), shape);
+  std::string header =
+      fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': {}, }}", npyDescr(tensor.dtype), shape);
   // Magic (6) + version (2) + length (2) + header + '\n' is padded with spaces to a multiple of 64.
   size_t total = 10 + header.size() + 1;
   header.append((64 - total % 64) % 64, ' ');
@@ -136,8 +137,8 @@ std::optional<HostTensor> decodeNpy(const std::string& bytes, std::string* error
     }
   }
   if (!entry) {
-    return fail(fmt::format("unsupported .npy dtype '{}' (supported: <f2, <V2 or |V2 (bf16), <f4, |i1, |u1, <i2, <i4, <i8, |b1)",
-                            *descr));
+    return fail(fmt::format(
+        "unsupported .npy dtype '{}' (supported: <f2, <V2 or |V2 (bf16), <f4, |i1, |u1, <i2, <i4, <i8, |b1)", *descr));
   }
   HostTensor t;
   t.dtype = entry->dtype;
@@ -154,8 +155,8 @@ std::optional<HostTensor> decodeNpy(const std::string& bytes, std::string* error
   size_t dataStart = offset + headerLen;
   size_t want = count * static_cast<size_t>(entry->bytes);
   if (bytes.size() - dataStart != want) {
-    return fail(fmt::format("a {} array needs {} data bytes but the file has {}", describe(t), want,
-                            bytes.size() - dataStart));
+    return fail(
+        fmt::format("a {} array needs {} data bytes but the file has {}", describe(t), want, bytes.size() - dataStart));
   }
   t.data.resize(count);
   const char* p = bytes.data() + dataStart;

@@ -111,7 +111,8 @@ double f16FromBits(uint16_t bits) {
   int exp = (bits >> 10) & 0x1F;
   int mant = bits & 0x3FF;
   double sign = (bits & 0x8000) ? -1.0 : 1.0;
-  if (exp == 0x1F) return mant ? std::numeric_limits<double>::quiet_NaN() : sign * std::numeric_limits<double>::infinity();
+  if (exp == 0x1F)
+    return mant ? std::numeric_limits<double>::quiet_NaN() : sign * std::numeric_limits<double>::infinity();
   if (exp == 0) return sign * std::ldexp(mant, -24);
   return sign * std::ldexp(1024 + mant, exp - 25);
 }

@@ -12,8 +12,8 @@ std::map<std::string, HostTensor> makeInputs(const CheckedProgram& program, cons
     auto shape = paramShape(program, p, dims);
     if (!shape) continue;  // a missing dim: run() reports it where the dim is declared
     auto range = ranges.find(p.name);
-    inputs[p.name] = randomTensor(p.type.dtype, *shape, range != ranges.end() ? range->second : defaultRange(p.type.dtype),
-                                  streamSeed(seed, i));
+    inputs[p.name] = randomTensor(
+        p.type.dtype, *shape, range != ranges.end() ? range->second : defaultRange(p.type.dtype), streamSeed(seed, i));
   }
   return inputs;
 }

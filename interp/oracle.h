@@ -14,8 +14,8 @@
 namespace tilecraft::interp {
 
 struct OracleCase {
-  RunRequest request;   // dims, attributes and the generated inputs
-  RunOutputs expected;  // the reference outputs, by tensor name
+  RunRequest request;                           // dims, attributes and the generated inputs
+  RunOutputs expected;                          // the reference outputs, by tensor name
   std::map<std::string, Tolerance> tolerances;  // per output, from its dtype
 };
 

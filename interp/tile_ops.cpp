@@ -102,8 +102,12 @@ Tile negate(const Tile& a) {
 
 Tile compare(const std::string& op, const Tile& a, const Tile& b) {
   return mapTiles({&a, &b}, DType::Bool, [&op](const double* v) {
-    bool r = op == "<" ? v[0] < v[1] : op == "<=" ? v[0] <= v[1] : op == ">" ? v[0] > v[1]
-           : op == ">=" ? v[0] >= v[1] : op == "==" ? v[0] == v[1] : v[0] != v[1];
+    bool r = op == "<"    ? v[0] < v[1]
+             : op == "<=" ? v[0] <= v[1]
+             : op == ">"  ? v[0] > v[1]
+             : op == ">=" ? v[0] >= v[1]
+             : op == "==" ? v[0] == v[1]
+                          : v[0] != v[1];
     return r ? 1.0 : 0.0;
   });
 }
@@ -239,7 +243,8 @@ Tile transpose2d(const Tile& x) {
   int64_t rows = x.shape[0], cols = x.shape[1];
   Tile r{x.dtype, {cols, rows}, std::vector<double>(x.data.size())};
   for (int64_t i = 0; i < rows; ++i) {
-    for (int64_t j = 0; j < cols; ++j) r.data[static_cast<size_t>(j * rows + i)] = x.data[static_cast<size_t>(i * cols + j)];
+    for (int64_t j = 0; j < cols; ++j)
+      r.data[static_cast<size_t>(j * rows + i)] = x.data[static_cast<size_t>(i * cols + j)];
   }
   return r;
 }

@@ -33,8 +33,7 @@ Tile scalarTile(double value, dsl::DType dtype);
 std::optional<std::vector<int64_t>> broadcastShapes(const std::vector<std::vector<int64_t>>& shapes);
 
 /// Applies `f` elementwise over broadcast operands; the result has dtype `out` and every element is rounded to it.
-Tile mapTiles(const std::vector<const Tile*>& operands, dsl::DType out,
-              const std::function<double(const double*)>& f);
+Tile mapTiles(const std::vector<const Tile*>& operands, dsl::DType out, const std::function<double(const double*)>& f);
 
 /// `+ - * / **` and unary minus on tiles of `dtype` (integers: exact int64 arithmetic, then wrapped).
 Tile arith(char op, const Tile& a, const Tile& b);

@@ -8,14 +8,10 @@
 namespace tilecraft::ir {
 
 namespace {
-bool isUnitExtent(const Extent& e) {
-  return e.kind == Extent::Kind::Const && e.value == 1;
-}
+bool isUnitExtent(const Extent& e) { return e.kind == Extent::Kind::Const && e.value == 1; }
 }  // namespace
 
-bool Builder::sameShape(const std::vector<Extent>& a, const std::vector<Extent>& b) {
-  return a == b;
-}
+bool Builder::sameShape(const std::vector<Extent>& a, const std::vector<Extent>& b) { return a == b; }
 
 bool Builder::broadcastsTo(const std::vector<Extent>& src, const std::vector<Extent>& dst) {
   if (src.size() > dst.size()) return false;
@@ -41,13 +37,11 @@ uint32_t Builder::addSplit(SplitInfo split) {
   return static_cast<uint32_t>(k_.splits.size() - 1);
 }
 
-BufferId Builder::addBuffer(std::string name, Mem mem, DType dtype, std::vector<Extent> shape,
-                            BufferKind kind) {
+BufferId Builder::addBuffer(std::string name, Mem mem, DType dtype, std::vector<Extent> shape, BufferKind kind) {
   TILECRAFT_CHECK(mem != Mem::GM, "GM tensors are parameters, not buffers");
   TILECRAFT_CHECK(!shape.empty(), "a buffer needs at least one dimension");
   for (const Extent& e : shape) {
-    TILECRAFT_CHECK(e.bounded() && e.value > 0,
-                    fmt::format("buffer '{}' has an unbounded or empty extent", name));
+    TILECRAFT_CHECK(e.bounded() && e.value > 0, fmt::format("buffer '{}' has an unbounded or empty extent", name));
   }
   // Names are what the printer and the emitter show; a name used twice (a reassigned DSL name in two scopes,
   // two work buffers of one value) gets a numeric suffix so every buffer prints distinctly.
@@ -82,8 +76,7 @@ const Buffer& Builder::buf(BufferId id) const {
 }
 
 void Builder::checkScalar(NodeId id) const {
-  TILECRAFT_CHECK(id < k_.nodes.size() && isScalarKind(k_.nodes[id].kind),
-                  "operand is not a scalar expression");
+  TILECRAFT_CHECK(id < k_.nodes.size() && isScalarKind(k_.nodes[id].kind), "operand is not a scalar expression");
 }
 
 NodeId Builder::intConst(int64_t value) {
@@ -235,8 +228,7 @@ NodeId Builder::stage(Stage stage) {
 
 NodeId Builder::scalarDef(uint32_t var, NodeId value) {
   checkScalar(value);
-  TILECRAFT_CHECK(var < k_.vars.size() && k_.vars[var].kind == Var::Kind::Device,
-                  "scalarDef needs a device var");
+  TILECRAFT_CHECK(var < k_.vars.size() && k_.vars[var].kind == Var::Kind::Device, "scalarDef needs a device var");
   Node n;
   n.kind = NodeKind::ScalarDef;
   n.ref = var;
@@ -273,8 +265,7 @@ BufferId Builder::workFor(Op op, BufferId src, BufferId dst) {
     // ReduceSum/Max/Min keep one partial result per 256-byte repeat of a row: roundup(repeats, 32 B)
     // elements, about twice that for max/min (ascendc_api.md, reductions); sized for the longest row reduced.
     int64_t elements = dsl::reduceWorkBytes(s.dtype, s.shape.back().value) / (dsl::dtypeBits(s.dtype) / 8);
-    return addBuffer(buf(dst).name + ".work", Mem::UB, s.dtype, {Extent::constant(elements)},
-                     BufferKind::Work);
+    return addBuffer(buf(dst).name + ".work", Mem::UB, s.dtype, {Extent::constant(elements)}, BufferKind::Work);
   }
   BufferId work = addBuffer(buf(dst).name + ".work", Mem::UB, s.dtype, s.shape, BufferKind::Work);
   // The math APIs' sharedTmpBuffer has a minimum however small the tile (the checker sizes it alike).
@@ -284,19 +275,16 @@ BufferId Builder::workFor(Op op, BufferId src, BufferId dst) {
 
 namespace {
 void checkUb(const Buffer& b, const char* what) {
-  TILECRAFT_CHECK(b.mem == Mem::UB,
-                  fmt::format("{} operand '{}' is in {}, not UB", what, b.name, dsl::memName(b.mem)));
+  TILECRAFT_CHECK(b.mem == Mem::UB, fmt::format("{} operand '{}' is in {}, not UB", what, b.name, dsl::memName(b.mem)));
 }
 void checkSame(const Buffer& a, const Buffer& b, const char* what) {
-  TILECRAFT_CHECK(a.dtype == b.dtype,
-                  fmt::format("{}: dtypes of '{}' and '{}' differ", what, a.name, b.name));
+  TILECRAFT_CHECK(a.dtype == b.dtype, fmt::format("{}: dtypes of '{}' and '{}' differ", what, a.name, b.name));
   TILECRAFT_CHECK(Builder::sameShape(a.shape, b.shape),
                   fmt::format("{}: shapes of '{}' and '{}' differ", what, a.name, b.name));
 }
 }  // namespace
 
-NodeId Builder::load(BufferId dst, uint32_t param, std::vector<GmIndex> access, double padValue,
-                     BufferId index) {
+NodeId Builder::load(BufferId dst, uint32_t param, std::vector<GmIndex> access, double padValue, BufferId index) {
   TILECRAFT_CHECK(param < k_.params.size() && !k_.params[param].shape.empty(), "load from a non-tensor");
   TILECRAFT_CHECK(access.size() == k_.params[param].shape.size(), "one GM index per tensor dimension");
   const Buffer& d = buf(dst);
@@ -304,12 +292,10 @@ NodeId Builder::load(BufferId dst, uint32_t param, std::vector<GmIndex> access, 
   TILECRAFT_CHECK(d.dtype == k_.params[param].dtype, "load keeps the tensor's dtype");
   bool gather = false;
   for (const GmIndex& g : access) gather = gather || g.kind == GmIndex::Kind::Gather;
-  TILECRAFT_CHECK(gather == (index != kNone),
-                  "a gather load has exactly one Gather index and an index buffer");
+  TILECRAFT_CHECK(gather == (index != kNone), "a gather load has exactly one Gather index and an index buffer");
   std::vector<BufferId> srcs;
   if (index != kNone) {
-    TILECRAFT_CHECK(buf(index).dtype == DType::I32 && buf(index).mem == Mem::UB,
-                    "gather index is an i32 UB tile");
+    TILECRAFT_CHECK(buf(index).dtype == DType::I32 && buf(index).mem == Mem::UB, "gather index is an i32 UB tile");
     srcs.push_back(index);
   }
   NodeId id = makeOp(NodeKind::Load, Op::None, dst, std::move(srcs));
@@ -325,9 +311,8 @@ NodeId Builder::store(uint32_t param, std::vector<GmIndex> access, BufferId valu
   const Buffer& v = buf(value);
   TILECRAFT_CHECK(v.mem == Mem::UB || v.mem == Mem::L0C, "store reads UB or L0C");
   DType t = k_.params[param].dtype;
-  TILECRAFT_CHECK(
-      v.dtype == t || (v.mem == Mem::L0C && v.dtype == DType::F32 && (t == DType::F16 || t == DType::BF16)),
-      "store keeps the dtype (Fixpipe converts an f32 accumulator to f16/bf16)");
+  TILECRAFT_CHECK(v.dtype == t || (v.mem == Mem::L0C && v.dtype == DType::F32 && (t == DType::F16 || t == DType::BF16)),
+                  "store keeps the dtype (Fixpipe converts an f32 accumulator to f16/bf16)");
   NodeId id = makeOp(NodeKind::Store, Op::None, kNone, {value});
   k_.nodes[id].ref = param;
   k_.nodes[id].access = std::move(access);
@@ -342,8 +327,7 @@ NodeId Builder::copy(BufferId dst, BufferId src, bool transpose) {
   bool legal = (s.mem == Mem::L1 && (d.mem == Mem::L0A || d.mem == Mem::L0B)) ||
                (s.mem == Mem::UB && d.mem == Mem::UB) || (s.mem == Mem::L0C && d.mem == Mem::UB);
   TILECRAFT_CHECK(legal, fmt::format("no copy path {} -> {}", dsl::memName(s.mem), dsl::memName(d.mem)));
-  TILECRAFT_CHECK(!transpose || d.mem == Mem::L0A || d.mem == Mem::L0B,
-                  "transpose only on the way to L0A/L0B");
+  TILECRAFT_CHECK(!transpose || d.mem == Mem::L0A || d.mem == Mem::L0B, "transpose only on the way to L0A/L0B");
   TILECRAFT_CHECK(d.dtype == s.dtype, "copy keeps the dtype");
   NodeId id = makeOp(NodeKind::Copy, Op::None, dst, {src});
   k_.nodes[id].transpose = transpose;
@@ -362,8 +346,7 @@ NodeId Builder::cast(BufferId dst, BufferId src) {
   checkUb(buf(dst), "cast");
   checkUb(buf(src), "cast");
   TILECRAFT_CHECK(sameShape(buf(dst).shape, buf(src).shape), "cast keeps the shape");
-  TILECRAFT_CHECK(dsl::castSupported(buf(src).dtype, buf(dst).dtype),
-                  "cast must be a direct hardware conversion");
+  TILECRAFT_CHECK(dsl::castSupported(buf(src).dtype, buf(dst).dtype), "cast must be a direct hardware conversion");
   return makeOp(NodeKind::Cast, Op::None, dst, {src});
 }
 
@@ -385,8 +368,7 @@ NodeId Builder::binary(Op op, BufferId dst, BufferId a, BufferId b) {
   checkUb(buf(b), "binary");
   for (BufferId x : {a, b}) {
     TILECRAFT_CHECK(buf(x).dtype == buf(dst).dtype, "binary operands have the result's dtype");
-    TILECRAFT_CHECK(broadcastsTo(buf(x).shape, buf(dst).shape),
-                    "binary operands broadcast to the result's shape");
+    TILECRAFT_CHECK(broadcastsTo(buf(x).shape, buf(dst).shape), "binary operands broadcast to the result's shape");
   }
   BufferId work = op == Op::Pow ? workFor(op, a, dst) : kNone;
   NodeId id = makeOp(NodeKind::Binary, op, dst, {a, b});
@@ -439,8 +421,7 @@ NodeId Builder::broadcast(BufferId dst, BufferId src) {
   checkUb(buf(dst), "broadcast");
   checkUb(buf(src), "broadcast");
   TILECRAFT_CHECK(buf(dst).dtype == buf(src).dtype, "broadcast keeps the dtype");
-  TILECRAFT_CHECK(broadcastsTo(buf(src).shape, buf(dst).shape),
-                  "broadcast source must stretch to the result");
+  TILECRAFT_CHECK(broadcastsTo(buf(src).shape, buf(dst).shape), "broadcast source must stretch to the result");
   return makeOp(NodeKind::Broadcast, Op::None, dst, {src});
 }
 

@@ -47,8 +47,7 @@ class Builder {
   void append(NodeId parent, NodeId statement);
 
   // Tile ops.
-  NodeId load(BufferId dst, uint32_t param, std::vector<GmIndex> access, double padValue,
-              BufferId index = kNone);
+  NodeId load(BufferId dst, uint32_t param, std::vector<GmIndex> access, double padValue, BufferId index = kNone);
   NodeId store(uint32_t param, std::vector<GmIndex> access, BufferId value, bool accumulate);
   NodeId copy(BufferId dst, BufferId src, bool transpose);
   NodeId fill(BufferId dst, NodeId value);

@@ -26,41 +26,19 @@ const char* opName(Op op) {
 }
 
 namespace {
-bool between(NodeKind kind, NodeKind lo, NodeKind hi) {
-  return kind >= lo && kind <= hi;
-}
-bool between(Op op, Op lo, Op hi) {
-  return op >= lo && op <= hi;
-}
+bool between(NodeKind kind, NodeKind lo, NodeKind hi) { return kind >= lo && kind <= hi; }
+bool between(Op op, Op lo, Op hi) { return op >= lo && op <= hi; }
 }  // namespace
 
-bool isScalarKind(NodeKind kind) {
-  return between(kind, NodeKind::IntConst, NodeKind::ScalarBinary);
-}
-bool isTileOpKind(NodeKind kind) {
-  return between(kind, NodeKind::Load, NodeKind::Matmul);
-}
-bool isSyncKind(NodeKind kind) {
-  return between(kind, NodeKind::Alloc, NodeKind::Free);
-}
-bool isVectorUnary(Op op) {
-  return between(op, Op::Exp, Op::Erf);
-}
-bool isVectorBinary(Op op) {
-  return between(op, Op::Add, Op::Pow) || op == Op::Max || op == Op::Min;
-}
-bool isVectorScalar(Op op) {
-  return between(op, Op::Adds, Op::Pows);
-}
-bool isCompare(Op op) {
-  return between(op, Op::Eq, Op::Ge);
-}
-bool isReduce(Op op) {
-  return between(op, Op::ReduceSum, Op::Argmin);
-}
-bool isScan(Op op) {
-  return op == Op::Cumsum || op == Op::Cumprod;
-}
+bool isScalarKind(NodeKind kind) { return between(kind, NodeKind::IntConst, NodeKind::ScalarBinary); }
+bool isTileOpKind(NodeKind kind) { return between(kind, NodeKind::Load, NodeKind::Matmul); }
+bool isSyncKind(NodeKind kind) { return between(kind, NodeKind::Alloc, NodeKind::Free); }
+bool isVectorUnary(Op op) { return between(op, Op::Exp, Op::Erf); }
+bool isVectorBinary(Op op) { return between(op, Op::Add, Op::Pow) || op == Op::Max || op == Op::Min; }
+bool isVectorScalar(Op op) { return between(op, Op::Adds, Op::Pows); }
+bool isCompare(Op op) { return between(op, Op::Eq, Op::Ge); }
+bool isReduce(Op op) { return between(op, Op::ReduceSum, Op::Argmin); }
+bool isScan(Op op) { return op == Op::Cumsum || op == Op::Cumprod; }
 bool needsWorkBuffer(Op op) {
   // As the language reference marks them: reductions and the math calls AscendC implements with scratch
   // space.
@@ -69,77 +47,52 @@ bool needsWorkBuffer(Op op) {
 
 const char* stageName(Stage stage) {
   switch (stage) {
-    case Stage::CopyIn:
-      return "copyin";
-    case Stage::Compute:
-      return "compute";
-    case Stage::CopyOut:
-      return "copyout";
+    case Stage::CopyIn: return "copyin";
+    case Stage::Compute: return "compute";
+    case Stage::CopyOut: return "copyout";
   }
   return "?";
 }
 
 const char* roleName(TensorRole role) {
   switch (role) {
-    case TensorRole::In:
-      return "in";
-    case TensorRole::Out:
-      return "out";
-    case TensorRole::InOut:
-      return "inout";
-    case TensorRole::Unused:
-      return "unused";
-    case TensorRole::Attr:
-      return "attr";
+    case TensorRole::In: return "in";
+    case TensorRole::Out: return "out";
+    case TensorRole::InOut: return "inout";
+    case TensorRole::Unused: return "unused";
+    case TensorRole::Attr: return "attr";
   }
   return "?";
 }
 
 const char* queueKindName(QueueKind kind) {
   switch (kind) {
-    case QueueKind::None:
-      return "none";
-    case QueueKind::VecIn:
-      return "TQue<VECIN>";
-    case QueueKind::VecOut:
-      return "TQue<VECOUT>";
-    case QueueKind::VecInOut:
-      return "TQueBind<VECIN, VECOUT>";
-    case QueueKind::A1:
-      return "TQue<A1>";
-    case QueueKind::B1:
-      return "TQue<B1>";
-    case QueueKind::A2:
-      return "TQue<A2>";
-    case QueueKind::B2:
-      return "TQue<B2>";
-    case QueueKind::CO1:
-      return "TQue<CO1>";
-    case QueueKind::Calc:
-      return "TBuf<VECCALC>";
+    case QueueKind::None: return "none";
+    case QueueKind::VecIn: return "TQue<VECIN>";
+    case QueueKind::VecOut: return "TQue<VECOUT>";
+    case QueueKind::VecInOut: return "TQueBind<VECIN, VECOUT>";
+    case QueueKind::A1: return "TQue<A1>";
+    case QueueKind::B1: return "TQue<B1>";
+    case QueueKind::A2: return "TQue<A2>";
+    case QueueKind::B2: return "TQue<B2>";
+    case QueueKind::CO1: return "TQue<CO1>";
+    case QueueKind::Calc: return "TBuf<VECCALC>";
   }
   return "?";
 }
 
 const char* coreKindName(CoreKind kind) {
   switch (kind) {
-    case CoreKind::Vector:
-      return "vector";
-    case CoreKind::Cube:
-      return "cube";
-    case CoreKind::Mixed:
-      return "mixed";
+    case CoreKind::Vector: return "vector";
+    case CoreKind::Cube: return "cube";
+    case CoreKind::Mixed: return "mixed";
   }
   return "?";
 }
 
-int64_t alignmentOf(Mem mem) {
-  return mem == Mem::L0A || mem == Mem::L0B ? 512 : 32;
-}
+int64_t alignmentOf(Mem mem) { return mem == Mem::L0A || mem == Mem::L0B ? 512 : 32; }
 
-int64_t alignUp(int64_t value, int64_t align) {
-  return (value + align - 1) / align * align;
-}
+int64_t alignUp(int64_t value, int64_t align) { return (value + align - 1) / align * align; }
 
 int64_t tileBytes(DType dtype, const std::vector<Extent>& shape) {
   std::vector<int64_t> extents;

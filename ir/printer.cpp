@@ -10,50 +10,31 @@ namespace {
 
 std::string extentStr(const Kernel& k, const Extent& e) {
   switch (e.kind) {
-    case Extent::Kind::Const:
-      return std::to_string(e.value);
-    case Extent::Kind::Dim:
-      return k.vars.at(e.ref).name;
-    case Extent::Kind::Tile:
-      return k.loops.at(e.ref).name;
+    case Extent::Kind::Const: return std::to_string(e.value);
+    case Extent::Kind::Dim: return k.vars.at(e.ref).name;
+    case Extent::Kind::Tile: return k.loops.at(e.ref).name;
   }
   return "?";
 }
 
 const char* binarySpelling(Op op) {
   switch (op) {
-    case Op::Add:
-      return "+";
-    case Op::Sub:
-      return "-";
-    case Op::Mul:
-      return "*";
-    case Op::Div:
-      return "/";
-    case Op::FloorDiv:
-      return "//";
-    case Op::Mod:
-      return "%";
-    case Op::Pow:
-      return "**";
-    case Op::Eq:
-      return "==";
-    case Op::Ne:
-      return "!=";
-    case Op::Lt:
-      return "<";
-    case Op::Le:
-      return "<=";
-    case Op::Gt:
-      return ">";
-    case Op::Ge:
-      return ">=";
-    case Op::And:
-      return "and";
-    case Op::Or:
-      return "or";
-    default:
-      return nullptr;
+    case Op::Add: return "+";
+    case Op::Sub: return "-";
+    case Op::Mul: return "*";
+    case Op::Div: return "/";
+    case Op::FloorDiv: return "//";
+    case Op::Mod: return "%";
+    case Op::Pow: return "**";
+    case Op::Eq: return "==";
+    case Op::Ne: return "!=";
+    case Op::Lt: return "<";
+    case Op::Le: return "<=";
+    case Op::Gt: return ">";
+    case Op::Ge: return ">=";
+    case Op::And: return "and";
+    case Op::Or: return "or";
+    default: return nullptr;
   }
 }
 
@@ -70,37 +51,28 @@ class Printer {
 
   std::string kernel() {
     out_ += fmt::format("kernel {}: {}", k_.name, coreKindName(k_.coreKind));
-    for (const SplitInfo& s : k_.splits)
-      out_ += fmt::format(", {} {} cores", s.cores, s.cube ? "cube" : "vector");
+    for (const SplitInfo& s : k_.splits) out_ += fmt::format(", {} {} cores", s.cores, s.cube ? "cube" : "vector");
     out_ += "\n";
     for (const Var& v : k_.vars) {
       if (!v.inTiling()) continue;
       out_ += fmt::format("  tiling {}: {}", v.name, dsl::dtypeName(v.dtype));
       switch (v.kind) {
-        case Var::Kind::Dim:
-          out_ += v.max > 0 ? fmt::format(" dim <= {}", v.max) : " dim";
-          break;
-        case Var::Kind::Attr:
-          out_ += " attribute";
-          break;
+        case Var::Kind::Dim: out_ += v.max > 0 ? fmt::format(" dim <= {}", v.max) : " dim"; break;
+        case Var::Kind::Attr: out_ += " attribute"; break;
         case Var::Kind::Host:
-        case Var::Kind::Field:
-          out_ += " = " + printScalar(k_, v.value);
-          break;
-        case Var::Kind::Device:
-          break;
+        case Var::Kind::Field: out_ += " = " + printScalar(k_, v.value); break;
+        case Var::Kind::Device: break;
       }
       out_ += "\n";
     }
     for (const Param& p : k_.params) {
       if (p.shape.empty()) continue;
-      out_ += fmt::format("  tensor {}: {} in GM ({})\n", p.name, printShape(k_, p.dtype, p.shape),
-                          roleName(p.role));
+      out_ += fmt::format("  tensor {}: {} in GM ({})\n", p.name, printShape(k_, p.dtype, p.shape), roleName(p.role));
     }
     for (size_t i = 0; i < k_.buffers.size(); ++i) {
       const Buffer& b = k_.buffers[i];
-      out_ += fmt::format("  buffer %{}: {} in {}, {} B", b.name, printShape(k_, b.dtype, b.shape),
-                          dsl::memName(b.mem), b.bytes);
+      out_ += fmt::format("  buffer %{}: {} in {}, {} B", b.name, printShape(k_, b.dtype, b.shape), dsl::memName(b.mem),
+                          b.bytes);
       if (b.buffers > 1) out_ += fmt::format(" x{}", b.buffers);
       if (b.kind == BufferKind::Work) out_ += " work";
       if (b.queue != QueueKind::None) out_ += fmt::format(" {}", queueKindName(b.queue));
@@ -130,21 +102,11 @@ class Printer {
       const GmIndex& g = n.access[i];
       if (i) s += ", ";
       switch (g.kind) {
-        case GmIndex::Kind::Full:
-          s += ":";
-          break;
-        case GmIndex::Kind::Tile:
-          s += k_.loops.at(g.loop).name;
-          break;
-        case GmIndex::Kind::Point:
-          s += printScalar(k_, g.lo);
-          break;
-        case GmIndex::Kind::Slice:
-          s += fmt::format("{} : +{}", printScalar(k_, g.lo), extentStr(k_, g.width));
-          break;
-        case GmIndex::Kind::Gather:
-          s += b(n.srcs.at(0));
-          break;
+        case GmIndex::Kind::Full: s += ":"; break;
+        case GmIndex::Kind::Tile: s += k_.loops.at(g.loop).name; break;
+        case GmIndex::Kind::Point: s += printScalar(k_, g.lo); break;
+        case GmIndex::Kind::Slice: s += fmt::format("{} : +{}", printScalar(k_, g.lo), extentStr(k_, g.width)); break;
+        case GmIndex::Kind::Gather: s += b(n.srcs.at(0)); break;
       }
     }
     return s + "]";
@@ -184,8 +146,7 @@ class Printer {
         body(n.body, depth + 1);
         return;
       case NodeKind::CoreSplit: {
-        std::string text =
-            fmt::format("split {} = {} over {} cores", k_.splits.at(n.ref).name, sc(0), n.cores);
+        std::string text = fmt::format("split {} = {} over {} cores", k_.splits.at(n.ref).name, sc(0), n.cores);
         if (n.args.size() == 3) text += fmt::format(": start={} len={}", sc(1), sc(2));
         line(depth, text, n.line);
         return;
@@ -199,8 +160,7 @@ class Printer {
         return;
       }
       case NodeKind::RangeLoop:
-        line(depth, fmt::format("for {} in range({}, {}, {}):", k_.loops.at(n.ref).name, sc(0), sc(1), sc(2)),
-             n.line);
+        line(depth, fmt::format("for {} in range({}, {}, {}):", k_.loops.at(n.ref).name, sc(0), sc(1), sc(2)), n.line);
         body(n.body, depth + 1);
         return;
       case NodeKind::If:
@@ -215,9 +175,7 @@ class Printer {
         line(depth, fmt::format("{}:", stageName(n.stage)), n.line);
         body(n.body, depth + 1);
         return;
-      case NodeKind::ScalarDef:
-        line(depth, fmt::format("{} = {}", k_.vars.at(n.ref).name, sc(0)), n.line);
-        return;
+      case NodeKind::ScalarDef: line(depth, fmt::format("{} = {}", k_.vars.at(n.ref).name, sc(0)), n.line); return;
       case NodeKind::Load: {
         std::string text = fmt::format("{} = load {}", b(n.dst), gm(n));
         if (n.padValue != 0) text += fmt::format(" pad={}", floatStr(n.padValue));
@@ -233,15 +191,11 @@ class Printer {
              n.line);
         return;
       case NodeKind::Copy:
-        line(depth, fmt::format("{} = copy {}{}", b(n.dst), b(n.srcs.at(0)), n.transpose ? " transpose" : ""),
-             n.line);
+        line(depth, fmt::format("{} = copy {}{}", b(n.dst), b(n.srcs.at(0)), n.transpose ? " transpose" : ""), n.line);
         return;
-      case NodeKind::Fill:
-        line(depth, fmt::format("{} = fill {}", b(n.dst), sc(0)), n.line);
-        return;
+      case NodeKind::Fill: line(depth, fmt::format("{} = fill {}", b(n.dst), sc(0)), n.line); return;
       case NodeKind::Cast:
-        line(depth, fmt::format("{} = cast {} to {}", b(n.dst), b(n.srcs.at(0)), dsl::dtypeName(n.dtype)),
-             n.line);
+        line(depth, fmt::format("{} = cast {} to {}", b(n.dst), b(n.srcs.at(0)), dsl::dtypeName(n.dtype)), n.line);
         return;
       case NodeKind::Unary:
       case NodeKind::Binary:
@@ -265,9 +219,8 @@ class Printer {
       case NodeKind::Reduce:
       case NodeKind::Scan:
         line(depth,
-             withWork(n, fmt::format("{} = {}.{} {}, axis={}", b(n.dst),
-                                     n.kind == NodeKind::Reduce ? "reduce" : "scan", opName(n.op),
-                                     b(n.srcs.at(0)), n.axis)),
+             withWork(n, fmt::format("{} = {}.{} {}, axis={}", b(n.dst), n.kind == NodeKind::Reduce ? "reduce" : "scan",
+                                     opName(n.op), b(n.srcs.at(0)), n.axis)),
              n.line);
         return;
       case NodeKind::Matmul:
@@ -284,8 +237,7 @@ class Printer {
         line(depth, fmt::format("{} {}", name, b(n.srcs.at(0))), 0);
         return;
       }
-      default:
-        TILECRAFT_CHECK(false, fmt::format("{} is not a statement", nodeKindName(n.kind)));
+      default: TILECRAFT_CHECK(false, fmt::format("{} is not a statement", nodeKindName(n.kind)));
     }
   }
 
@@ -306,33 +258,23 @@ std::string printScalar(const Kernel& k, NodeId id) {
   const Node& n = k.node(id);
   auto arg = [&](size_t i) { return printScalar(k, n.args.at(i)); };
   switch (n.kind) {
-    case NodeKind::IntConst:
-      return std::to_string(n.intValue);
-    case NodeKind::FloatConst:
-      return floatStr(n.floatValue);
-    case NodeKind::VarRef:
-      return k.vars.at(n.ref).name;
+    case NodeKind::IntConst: return std::to_string(n.intValue);
+    case NodeKind::FloatConst: return floatStr(n.floatValue);
+    case NodeKind::VarRef: return k.vars.at(n.ref).name;
     case NodeKind::LoopField:
-      return n.op == Op::Index ? k.loops.at(n.ref).name
-                               : fmt::format("{}.{}", k.loops.at(n.ref).name, opName(n.op));
-    case NodeKind::SplitField:
-      return fmt::format("{}.{}", k.splits.at(n.ref).name, opName(n.op));
-    case NodeKind::BlockIdx:
-      return "block_idx";
-    case NodeKind::ScalarUnary:
-      return n.op == Op::Neg ? "-" + arg(0) : "not " + arg(0);
+      return n.op == Op::Index ? k.loops.at(n.ref).name : fmt::format("{}.{}", k.loops.at(n.ref).name, opName(n.op));
+    case NodeKind::SplitField: return fmt::format("{}.{}", k.splits.at(n.ref).name, opName(n.op));
+    case NodeKind::BlockIdx: return "block_idx";
+    case NodeKind::ScalarUnary: return n.op == Op::Neg ? "-" + arg(0) : "not " + arg(0);
     case NodeKind::ScalarBinary:
       if (const char* sym = binarySpelling(n.op)) return fmt::format("({} {} {})", arg(0), sym, arg(1));
       return fmt::format("{}({}, {})", opName(n.op), arg(0), arg(1));
-    default:
-      TILECRAFT_CHECK(false, fmt::format("{} is not a scalar", nodeKindName(n.kind)));
+    default: TILECRAFT_CHECK(false, fmt::format("{} is not a scalar", nodeKindName(n.kind)));
   }
   return "";
 }
 
-std::string printKernel(const Kernel& kernel) {
-  return Printer(kernel).kernel();
-}
+std::string printKernel(const Kernel& kernel) { return Printer(kernel).kernel(); }
 
 std::string printModule(const Module& module) {
   std::string out;

@@ -55,8 +55,7 @@ class Verifier {
     }
     if (n.kind == NodeKind::VarRef) {
       const Var& v = k_.vars.at(n.ref);
-      if (!v.inTiling() && !varsSeen_.count(n.ref))
-        fail(owner, fmt::format("uses '{}' before it is defined", v.name));
+      if (!v.inTiling() && !varsSeen_.count(n.ref)) fail(owner, fmt::format("uses '{}' before it is defined", v.name));
     }
     for (NodeId a : n.args) scalar(owner, a);
   }
@@ -77,15 +76,14 @@ class Verifier {
     }
     std::string allowed;
     for (Mem m : mems) allowed += (allowed.empty() ? "" : " or ") + std::string(dsl::memName(m));
-    fail(id, fmt::format("{} {} is in {}; this op needs {}", role, name(b), dsl::memName(k_.buffers[b].mem),
-                         allowed));
+    fail(id, fmt::format("{} {} is in {}; this op needs {}", role, name(b), dsl::memName(k_.buffers[b].mem), allowed));
   }
 
   void sameDtype(NodeId id, BufferId a, BufferId b) {
     if (!bufferOk(id, a) || !bufferOk(id, b)) return;
     if (k_.buffers[a].dtype != k_.buffers[b].dtype) {
-      fail(id, fmt::format("dtypes differ: {} is {}, {} is {}", name(a), dsl::dtypeName(k_.buffers[a].dtype),
-                           name(b), dsl::dtypeName(k_.buffers[b].dtype)));
+      fail(id, fmt::format("dtypes differ: {} is {}, {} is {}", name(a), dsl::dtypeName(k_.buffers[a].dtype), name(b),
+                           dsl::dtypeName(k_.buffers[b].dtype)));
     }
   }
 
@@ -127,8 +125,7 @@ class Verifier {
         expectStage(id, stage, Stage::CopyIn);
         access(id, n);
         memIs(id, n.dst, {Mem::UB, Mem::L1}, "destination");
-        if (bufferOk(id, n.dst) && n.ref < k_.params.size() &&
-            k_.buffers[n.dst].dtype != k_.params[n.ref].dtype) {
+        if (bufferOk(id, n.dst) && n.ref < k_.params.size() && k_.buffers[n.dst].dtype != k_.params[n.ref].dtype) {
           fail(id, "a load keeps the tensor's dtype");
         }
         break;
@@ -190,12 +187,10 @@ class Verifier {
       case NodeKind::Select:
         sameDtype(id, n.dst, n.srcs.at(1));
         sameDtype(id, n.dst, n.srcs.at(2));
-        if (bufferOk(id, n.srcs[0]) && k_.buffers[n.srcs[0]].dtype != DType::Bool)
-          fail(id, "the mask is not bool");
+        if (bufferOk(id, n.srcs[0]) && k_.buffers[n.srcs[0]].dtype != DType::Bool) fail(id, "the mask is not bool");
         break;
       case NodeKind::Compare:
-        if (bufferOk(id, n.dst) && k_.buffers[n.dst].dtype != DType::Bool)
-          fail(id, "a comparison writes a bool mask");
+        if (bufferOk(id, n.dst) && k_.buffers[n.dst].dtype != DType::Bool) fail(id, "a comparison writes a bool mask");
         if (n.srcs.size() == 2) sameDtype(id, n.srcs[0], n.srcs[1]);
         break;
       case NodeKind::Cast:
@@ -215,8 +210,7 @@ class Verifier {
       case NodeKind::Reduce:
         if (n.op != Op::Argmax && n.op != Op::Argmin) sameDtype(id, n.dst, n.srcs.at(0));
         break;
-      default:
-        break;
+      default: break;
     }
   }
 
@@ -247,9 +241,7 @@ class Verifier {
       return;
     }
     switch (n.kind) {
-      case NodeKind::Stage:
-        body(n.body, &n);
-        return;
+      case NodeKind::Stage: body(n.body, &n); return;
       case NodeKind::CoreSplit:
         for (NodeId a : n.args) scalar(id, a);
         splitsSeen_.insert(n.ref);
@@ -270,16 +262,12 @@ class Verifier {
         body(n.body, nullptr);
         body(n.orelse, nullptr);
         return;
-      case NodeKind::Block:
-        body(n.body, nullptr);
-        return;
+      case NodeKind::Block: body(n.body, nullptr); return;
       case NodeKind::ScalarDef:
         scalar(id, n.args.at(0));
         varsSeen_.insert(n.ref);
         return;
-      default:
-        fail(id, "not a statement");
-        return;
+      default: fail(id, "not a statement"); return;
     }
   }
 
@@ -306,8 +294,8 @@ class Verifier {
       if (b.offset < 0) {
         errors_.push_back(fmt::format("{}: buffer %{} has no offset after planning", k_.name, b.name));
       } else if (b.offset % align) {
-        errors_.push_back(fmt::format("{}: buffer %{} at offset {} in {} is not {}-byte aligned", k_.name,
-                                      b.name, b.offset, dsl::memName(b.mem), align));
+        errors_.push_back(fmt::format("{}: buffer %{} at offset {} in {} is not {}-byte aligned", k_.name, b.name,
+                                      b.offset, dsl::memName(b.mem), align));
       } else if (b.offset + b.bytes * b.buffers > dsl::memCapacityBytes(b.mem)) {
         errors_.push_back(fmt::format("{}: buffer %{} ends at {} past the {} bytes of {}", k_.name, b.name,
                                       b.offset + b.bytes * b.buffers, dsl::memCapacityBytes(b.mem),
@@ -327,9 +315,7 @@ class Verifier {
 
 }  // namespace
 
-std::vector<std::string> verify(const Kernel& kernel) {
-  return Verifier(kernel).run();
-}
+std::vector<std::string> verify(const Kernel& kernel) { return Verifier(kernel).run(); }
 
 std::vector<std::string> verify(const Module& module) {
   std::vector<std::string> all;

@@ -23,8 +23,8 @@ struct Span {
 };
 
 /// Program positions: every statement gets one; a loop spans from its own position to its last descendant's.
-void number(const ir::Kernel& k, ir::NodeId id, int64_t& pos, std::vector<int64_t>& at,
-            std::vector<Span>& loops, std::vector<int64_t>& innerLoop, int64_t loopIndex) {
+void number(const ir::Kernel& k, ir::NodeId id, int64_t& pos, std::vector<int64_t>& at, std::vector<Span>& loops,
+            std::vector<int64_t>& innerLoop, int64_t loopIndex) {
   at[id] = pos++;
   innerLoop[id] = loopIndex;
   const ir::Node& n = k.node(id);
@@ -103,12 +103,10 @@ void bufferPlan(ir::Kernel& kernel, PassContext& context) {
     bool elementwise = (n.kind == ir::NodeKind::Unary || n.kind == ir::NodeKind::Binary ||
                         n.kind == ir::NodeKind::BinaryScalar || n.kind == ir::NodeKind::Copy) &&
                        n.work == ir::kNone;
-    if (!elementwise || n.dst == ir::kNone || firstRef[n.dst] != id || !single(n.dst) || rep[n.dst] != n.dst)
-      continue;
+    if (!elementwise || n.dst == ir::kNone || firstRef[n.dst] != id || !single(n.dst) || rep[n.dst] != n.dst) continue;
     for (ir::BufferId s : n.srcs) {
       ir::BufferId r = rep[s];
-      if (s == n.dst || !single(s) || life[r].end != at[id] ||
-          kernel.buffers[s].mem != kernel.buffers[n.dst].mem ||
+      if (s == n.dst || !single(s) || life[r].end != at[id] || kernel.buffers[s].mem != kernel.buffers[n.dst].mem ||
           kernel.buffers[s].bytes != kernel.buffers[n.dst].bytes) {
         continue;
       }

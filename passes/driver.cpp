@@ -11,9 +11,7 @@
 
 namespace tilecraft::passes {
 
-bool isIrEmit(const std::string& emit) {
-  return emit == "ir" || emit.rfind("ir-after=", 0) == 0;
-}
+bool isIrEmit(const std::string& emit) { return emit == "ir" || emit.rfind("ir-after=", 0) == 0; }
 
 int runCompileIr(const IrCompileOptions& options, std::ostream& out, std::ostream& err, Clock* clock) {
   if (int status = dsl::checkDiagnosticsFormat(options.diagnostics, err)) return status;

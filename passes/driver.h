@@ -11,7 +11,7 @@ namespace tilecraft::passes {
 
 struct IrCompileOptions {
   std::string file;
-  std::string emit = "ir";  // ir | ir-after=PASS (lower, core-split, tiling, queue-insertion, buffer-plan)
+  std::string emit = "ir";           // ir | ir-after=PASS (lower, core-split, tiling, queue-insertion, buffer-plan)
   std::string diagnostics = "text";  // text | json
   bool printAfterAll = false;
   bool timePasses = false;
@@ -22,7 +22,6 @@ bool isIrEmit(const std::string& emit);
 
 /// Exit status as `tilecraft compile`: 0 success, 1 errors in the program (or an internal verifier failure),
 /// 2 bad usage or unreadable file. The IR goes to `out`; diagnostics and pass times to `err`.
-int runCompileIr(const IrCompileOptions& options, std::ostream& out, std::ostream& err,
-                 Clock* clock = nullptr);
+int runCompileIr(const IrCompileOptions& options, std::ostream& out, std::ostream& err, Clock* clock = nullptr);
 
 }  // namespace tilecraft::passes

@@ -16,9 +16,8 @@ using dsl::Builtin;
 using dsl::NodeKind;
 using dsl::TypeKind;
 
-KernelLowering::KernelLowering(const dsl::Ast& ast, const dsl::SemaResult& sema,
-                               const support::SourceManager& sources, support::DiagnosticEngine& diag,
-                               const dsl::KernelInfo& info, ir::Kernel& kernel)
+KernelLowering::KernelLowering(const dsl::Ast& ast, const dsl::SemaResult& sema, const support::SourceManager& sources,
+                               support::DiagnosticEngine& diag, const dsl::KernelInfo& info, ir::Kernel& kernel)
     : ast_(ast), sema_(sema), sources_(sources), diag_(diag), info_(info), k_(kernel), b_(kernel) {}
 
 void KernelLowering::unsupported(dsl::NodeId at, const std::string& message, const std::string& hint) {
@@ -27,9 +26,7 @@ void KernelLowering::unsupported(dsl::NodeId at, const std::string& message, con
   throw Unsupported{};
 }
 
-void KernelLowering::setLine(dsl::NodeId id) {
-  b_.setSource(ast_.span(id), sources_.lineCol(ast_.span(id)).line);
-}
+void KernelLowering::setLine(dsl::NodeId id) { b_.setSource(ast_.span(id), sources_.lineCol(ast_.span(id)).line); }
 
 const Binding* KernelLowering::lookup(const std::string& name) const {
   for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
@@ -38,9 +35,7 @@ const Binding* KernelLowering::lookup(const std::string& name) const {
   return nullptr;
 }
 
-void KernelLowering::bindName(const std::string& name, Binding binding) {
-  scopes_.back()[name] = binding;
-}
+void KernelLowering::bindName(const std::string& name, Binding binding) { scopes_.back()[name] = binding; }
 
 void KernelLowering::emit(ir::NodeId statement) {
   ir::NodeId parent = parents_.back();
@@ -115,23 +110,12 @@ void KernelLowering::statement(dsl::NodeId id) {
   setLine(id);
   const dsl::Node& n = ast_.node(id);
   switch (n.kind) {
-    case NodeKind::Assign:
-      assign(id, n.kids[0], n.kids[1], dsl::OpKind::None);
-      return;
-    case NodeKind::AugAssign:
-      assign(id, n.kids[0], n.kids[1], n.op);
-      return;
-    case NodeKind::For:
-      forLoop(id);
-      return;
-    case NodeKind::With:
-      withStage(id);
-      return;
-    case NodeKind::If:
-      ifStmt(id);
-      return;
-    case NodeKind::Pass:
-      return;
+    case NodeKind::Assign: assign(id, n.kids[0], n.kids[1], dsl::OpKind::None); return;
+    case NodeKind::AugAssign: assign(id, n.kids[0], n.kids[1], n.op); return;
+    case NodeKind::For: forLoop(id); return;
+    case NodeKind::With: withStage(id); return;
+    case NodeKind::If: ifStmt(id); return;
+    case NodeKind::Pass: return;
     case NodeKind::ExprStmt: {
       dsl::NodeId e = n.kids[0];
       if (ast_.kind(e) == NodeKind::StringLit) return;  // a docstring
@@ -143,8 +127,7 @@ void KernelLowering::statement(dsl::NodeId id) {
       TILECRAFT_CHECK(false, "a checked expression statement is a store or a docstring");
       return;
     }
-    default:
-      TILECRAFT_CHECK(false, fmt::format("cannot lower a {} statement", dsl::nodeKindName(n.kind)));
+    default: TILECRAFT_CHECK(false, fmt::format("cannot lower a {} statement", dsl::nodeKindName(n.kind)));
   }
 }
 
@@ -197,24 +180,19 @@ void KernelLowering::assign(dsl::NodeId id, dsl::NodeId target, dsl::NodeId valu
     ir::Var v;
     v.name = name;
     v.kind = ir::Var::Kind::Host;
-    v.dtype = t.kind == TypeKind::Float  ? ir::DType::F32
-              : t.kind == TypeKind::Bool ? ir::DType::Bool
-                                         : ir::DType::I64;
+    v.dtype = t.kind == TypeKind::Float ? ir::DType::F32 : t.kind == TypeKind::Bool ? ir::DType::Bool : ir::DType::I64;
     v.value = rhs;
     bindName(name, {Binding::Kind::Var, b_.addVar(std::move(v))});
     return;
   }
   uint32_t var = ir::kNone;
-  if (existing && existing->kind == Binding::Kind::Var &&
-      k_.vars[existing->id].kind == ir::Var::Kind::Device) {
+  if (existing && existing->kind == Binding::Kind::Var && k_.vars[existing->id].kind == ir::Var::Kind::Device) {
     var = existing->id;
   } else {
     ir::Var v;
     v.name = name;
     v.kind = ir::Var::Kind::Device;
-    v.dtype = t.kind == TypeKind::Float  ? ir::DType::F32
-              : t.kind == TypeKind::Bool ? ir::DType::Bool
-                                         : ir::DType::I64;
+    v.dtype = t.kind == TypeKind::Float ? ir::DType::F32 : t.kind == TypeKind::Bool ? ir::DType::Bool : ir::DType::I64;
     var = b_.addVar(std::move(v));
     bindName(name, {Binding::Kind::Var, var});
   }
@@ -291,8 +269,7 @@ void KernelLowering::gridLoop(dsl::NodeId id, dsl::NodeId iter) {
   };
   std::vector<dsl::NodeId> extents = elements(args.at(0));
   std::vector<dsl::NodeId> sizes = elements(kw.at("size"));
-  TILECRAFT_CHECK(extents.size() == targets.size() && sizes.size() == targets.size(),
-                  "one extent per grid variable");
+  TILECRAFT_CHECK(extents.size() == targets.size() && sizes.size() == targets.size(), "one extent per grid variable");
   bool cube = false;
   int64_t cores = 0;
   if (auto it = kw.find("cores"); it != kw.end()) {
@@ -331,15 +308,14 @@ void KernelLowering::gridLoop(dsl::NodeId id, dsl::NodeId iter) {
     ir::NodeId coord = b_.loopField(blockLoop, ir::Op::Index);
     ir::NodeId later = ir::kNone;
     for (size_t j = i + 1; j < targets.size(); ++j) {
-      later = later == ir::kNone ? b_.varRef(blocks[j])
-                                 : b_.scalarBinary(ir::Op::Mul, later, b_.varRef(blocks[j]));
+      later = later == ir::kNone ? b_.varRef(blocks[j]) : b_.scalarBinary(ir::Op::Mul, later, b_.varRef(blocks[j]));
     }
     if (later != ir::kNone) coord = b_.scalarBinary(ir::Op::FloorDiv, coord, later);
     if (i > 0) coord = b_.scalarBinary(ir::Op::Mod, coord, b_.varRef(blocks[i]));
     int64_t size = *type(sizes[i]).constInt;
     ir::NodeId start = b_.scalarBinary(ir::Op::Mul, coord, b_.intConst(size));
-    ir::NodeId len = b_.scalarBinary(ir::Op::Min, b_.intConst(size),
-                                     b_.scalarBinary(ir::Op::Sub, scalar(extents[i]), start));
+    ir::NodeId len =
+        b_.scalarBinary(ir::Op::Min, b_.intConst(size), b_.scalarBinary(ir::Op::Sub, scalar(extents[i]), start));
     const std::string& name = ast_.node(targets[i]).name;
     uint32_t loop = b_.addLoop({name, true});
     loopOf_[targets[i]] = loop;
@@ -359,14 +335,9 @@ void KernelLowering::gridLoop(dsl::NodeId id, dsl::NodeId iter) {
 void KernelLowering::withStage(dsl::NodeId id) {
   ir::Stage stage = ir::Stage::Compute;
   switch (*type(ast_.withContext(id)).stageValue) {
-    case dsl::Stage::CopyIn:
-      stage = ir::Stage::CopyIn;
-      break;
-    case dsl::Stage::CopyOut:
-      stage = ir::Stage::CopyOut;
-      break;
-    default:
-      break;
+    case dsl::Stage::CopyIn: stage = ir::Stage::CopyIn; break;
+    case dsl::Stage::CopyOut: stage = ir::Stage::CopyOut; break;
+    default: break;
   }
   ir::NodeId parent = parents_.back();
   // The store values of a copyout are computed at the end of the compute stage just before it, when there is
@@ -374,8 +345,7 @@ void KernelLowering::withStage(dsl::NodeId id) {
   storeCompute_ = ir::kNone;
   if (stage == ir::Stage::CopyOut && !k_.node(parent).body.empty()) {
     ir::NodeId prev = k_.node(parent).body.back();
-    if (k_.node(prev).kind == ir::NodeKind::Stage && k_.node(prev).stage == ir::Stage::Compute)
-      storeCompute_ = prev;
+    if (k_.node(prev).kind == ir::NodeKind::Stage && k_.node(prev).stage == ir::Stage::Compute) storeCompute_ = prev;
   }
   ir::NodeId node = b_.stage(stage);
   emit(node);

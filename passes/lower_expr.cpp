@@ -17,108 +17,65 @@ namespace {
 
 ir::Op scalarOp(OpKind op) {
   switch (op) {
-    case OpKind::Add:
-      return ir::Op::Add;
-    case OpKind::Sub:
-      return ir::Op::Sub;
-    case OpKind::Mul:
-      return ir::Op::Mul;
-    case OpKind::Div:
-      return ir::Op::Div;
-    case OpKind::FloorDiv:
-      return ir::Op::FloorDiv;
-    case OpKind::Mod:
-      return ir::Op::Mod;
-    case OpKind::Pow:
-      return ir::Op::Pow;
-    case OpKind::And:
-      return ir::Op::And;
-    case OpKind::Or:
-      return ir::Op::Or;
-    case OpKind::Eq:
-      return ir::Op::Eq;
-    case OpKind::Ne:
-      return ir::Op::Ne;
-    case OpKind::Lt:
-      return ir::Op::Lt;
-    case OpKind::Le:
-      return ir::Op::Le;
-    case OpKind::Gt:
-      return ir::Op::Gt;
-    case OpKind::Ge:
-      return ir::Op::Ge;
-    default:
-      return ir::Op::None;
+    case OpKind::Add: return ir::Op::Add;
+    case OpKind::Sub: return ir::Op::Sub;
+    case OpKind::Mul: return ir::Op::Mul;
+    case OpKind::Div: return ir::Op::Div;
+    case OpKind::FloorDiv: return ir::Op::FloorDiv;
+    case OpKind::Mod: return ir::Op::Mod;
+    case OpKind::Pow: return ir::Op::Pow;
+    case OpKind::And: return ir::Op::And;
+    case OpKind::Or: return ir::Op::Or;
+    case OpKind::Eq: return ir::Op::Eq;
+    case OpKind::Ne: return ir::Op::Ne;
+    case OpKind::Lt: return ir::Op::Lt;
+    case OpKind::Le: return ir::Op::Le;
+    case OpKind::Gt: return ir::Op::Gt;
+    case OpKind::Ge: return ir::Op::Ge;
+    default: return ir::Op::None;
   }
 }
 
 /// `a < t` is `t > a`: comparisons with the scalar first are flipped so the tile comes first.
 ir::Op flipped(ir::Op op) {
   switch (op) {
-    case ir::Op::Lt:
-      return ir::Op::Gt;
-    case ir::Op::Le:
-      return ir::Op::Ge;
-    case ir::Op::Gt:
-      return ir::Op::Lt;
-    case ir::Op::Ge:
-      return ir::Op::Le;
-    default:
-      return op;
+    case ir::Op::Lt: return ir::Op::Gt;
+    case ir::Op::Le: return ir::Op::Ge;
+    case ir::Op::Gt: return ir::Op::Lt;
+    case ir::Op::Ge: return ir::Op::Le;
+    default: return op;
   }
 }
 
 ir::Op unaryOp(Builtin b) {
   switch (b) {
-    case Builtin::Exp:
-      return ir::Op::Exp;
-    case Builtin::Log:
-      return ir::Op::Ln;
-    case Builtin::Abs:
-      return ir::Op::Abs;
-    case Builtin::Sqrt:
-      return ir::Op::Sqrt;
-    case Builtin::Rsqrt:
-      return ir::Op::Rsqrt;
-    case Builtin::Reciprocal:
-      return ir::Op::Reciprocal;
-    case Builtin::Relu:
-      return ir::Op::Relu;
-    case Builtin::Tanh:
-      return ir::Op::Tanh;
-    case Builtin::Sigmoid:
-      return ir::Op::Sigmoid;
-    case Builtin::Gelu:
-      return ir::Op::Gelu;
-    case Builtin::Silu:
-      return ir::Op::Silu;
-    case Builtin::Sin:
-      return ir::Op::Sin;
-    case Builtin::Cos:
-      return ir::Op::Cos;
-    case Builtin::Erf:
-      return ir::Op::Erf;
-    default:
-      return ir::Op::None;
+    case Builtin::Exp: return ir::Op::Exp;
+    case Builtin::Log: return ir::Op::Ln;
+    case Builtin::Abs: return ir::Op::Abs;
+    case Builtin::Sqrt: return ir::Op::Sqrt;
+    case Builtin::Rsqrt: return ir::Op::Rsqrt;
+    case Builtin::Reciprocal: return ir::Op::Reciprocal;
+    case Builtin::Relu: return ir::Op::Relu;
+    case Builtin::Tanh: return ir::Op::Tanh;
+    case Builtin::Sigmoid: return ir::Op::Sigmoid;
+    case Builtin::Gelu: return ir::Op::Gelu;
+    case Builtin::Silu: return ir::Op::Silu;
+    case Builtin::Sin: return ir::Op::Sin;
+    case Builtin::Cos: return ir::Op::Cos;
+    case Builtin::Erf: return ir::Op::Erf;
+    default: return ir::Op::None;
   }
 }
 
 ir::Op reduceOp(Builtin b) {
   switch (b) {
-    case Builtin::ReduceSum:
-      return ir::Op::ReduceSum;
-    case Builtin::ReduceMax:
-      return ir::Op::ReduceMax;
-    case Builtin::ReduceMin:
-      return ir::Op::ReduceMin;
-    case Builtin::ReduceMean:
-      return ir::Op::ReduceMean;
-    case Builtin::Argmax:
-      return ir::Op::Argmax;
-    case Builtin::Argmin:
-      return ir::Op::Argmin;
-    default:
-      return ir::Op::None;
+    case Builtin::ReduceSum: return ir::Op::ReduceSum;
+    case Builtin::ReduceMax: return ir::Op::ReduceMax;
+    case Builtin::ReduceMin: return ir::Op::ReduceMin;
+    case Builtin::ReduceMean: return ir::Op::ReduceMean;
+    case Builtin::Argmax: return ir::Op::Argmax;
+    case Builtin::Argmin: return ir::Op::Argmin;
+    default: return ir::Op::None;
   }
 }
 
@@ -156,10 +113,8 @@ int KernelLowering::axisOf(dsl::NodeId call, size_t rank) {
 
 ir::Extent KernelLowering::extent(const dsl::Dim& dim, dsl::NodeId at) {
   switch (dim.kind) {
-    case dsl::Dim::Kind::Const:
-      return ir::Extent::constant(dim.value);
-    case dsl::Dim::Kind::Sym:
-      return {ir::Extent::Kind::Dim, dim.value, dimVar(dim.ref, dim.name, dim.value)};
+    case dsl::Dim::Kind::Const: return ir::Extent::constant(dim.value);
+    case dsl::Dim::Kind::Sym: return {ir::Extent::Kind::Dim, dim.value, dimVar(dim.ref, dim.name, dim.value)};
     case dsl::Dim::Kind::Tile: {
       uint32_t loop = ir::kNone;
       if (auto it = loopOf_.find(dim.ref); it != loopOf_.end()) {
@@ -228,12 +183,9 @@ ir::BufferId KernelLowering::tile(dsl::NodeId id, ir::BufferId dst, const std::s
       emit(b_.copy(out, b->id, false));
       return out;
     }
-    case NodeKind::Call:
-      return call(id, dst, name).buffer;
-    case NodeKind::Binary:
-      return arith(id, n.op, n.kids[0], n.kids[1], dst, name).buffer;
-    case NodeKind::Compare:
-      return compare(id, n.op, n.kids[0], n.kids[1], dst, name).buffer;
+    case NodeKind::Call: return call(id, dst, name).buffer;
+    case NodeKind::Binary: return arith(id, n.op, n.kids[0], n.kids[1], dst, name).buffer;
+    case NodeKind::Compare: return compare(id, n.op, n.kids[0], n.kids[1], dst, name).buffer;
     case NodeKind::Unary: {
       if (n.op == OpKind::Pos) return tile(n.kids[0], dst, name);
       ir::BufferId x = tile(n.kids[0]);
@@ -244,9 +196,7 @@ ir::BufferId KernelLowering::tile(dsl::NodeId id, ir::BufferId dst, const std::s
     case NodeKind::Subscript:
       unsupported(id, "lowering a slice of an on-chip tile is not implemented yet",
                   "load the slice from GM directly: load(x[..., lo:hi])");
-    default:
-      TILECRAFT_CHECK(false,
-                      fmt::format("cannot lower a {} as a tile expression", dsl::nodeKindName(n.kind)));
+    default: TILECRAFT_CHECK(false, fmt::format("cannot lower a {} as a tile expression", dsl::nodeKindName(n.kind)));
   }
 }
 
@@ -312,10 +262,10 @@ Value KernelLowering::arith(dsl::NodeId id, OpKind op, dsl::NodeId lhs, dsl::Nod
   bool isConst = sn.kind == ir::NodeKind::FloatConst || sn.kind == ir::NodeKind::IntConst;
   double constValue = sn.kind == ir::NodeKind::FloatConst ? sn.floatValue : static_cast<double>(sn.intValue);
   auto negate = [&](ir::NodeId v) {
-    return isConst ? scalarFor(sn.kind == ir::NodeKind::IntConst ? b_.intConst(-sn.intValue)
-                                                                 : b_.floatConst(-constValue),
-                               dtype)
-                   : b_.scalarUnary(ir::Op::Neg, v);
+    return isConst
+               ? scalarFor(sn.kind == ir::NodeKind::IntConst ? b_.intConst(-sn.intValue) : b_.floatConst(-constValue),
+                           dtype)
+               : b_.scalarUnary(ir::Op::Neg, v);
   };
   auto inverse = [&](ir::NodeId v) {
     return isConst ? b_.floatConst(1.0 / constValue) : b_.scalarBinary(ir::Op::Div, b_.floatConst(1.0), v);
@@ -328,12 +278,8 @@ Value KernelLowering::arith(dsl::NodeId id, OpKind op, dsl::NodeId lhs, dsl::Nod
     emit(b_.binaryScalar(o, out, src, scalarArg));
   };
   switch (op) {
-    case OpKind::Add:
-      finish(ir::Op::Adds, x, s);
-      break;
-    case OpKind::Mul:
-      finish(ir::Op::Muls, x, s);
-      break;
+    case OpKind::Add: finish(ir::Op::Adds, x, s); break;
+    case OpKind::Mul: finish(ir::Op::Muls, x, s); break;
     case OpKind::Sub:
       if (lTile) {
         finish(ir::Op::Adds, x, negate(s));
@@ -366,8 +312,7 @@ Value KernelLowering::arith(dsl::NodeId id, OpKind op, dsl::NodeId lhs, dsl::Nod
         emit(b_.binary(ir::Op::Pow, out, base, x));
       }
       break;
-    default:
-      TILECRAFT_CHECK(false, fmt::format("operator '{}' on tiles passed the checker", dsl::opSpelling(op)));
+    default: TILECRAFT_CHECK(false, fmt::format("operator '{}' on tiles passed the checker", dsl::opSpelling(op)));
   }
   return {out, ir::kNone};
 }
@@ -435,12 +380,11 @@ Value KernelLowering::call(dsl::NodeId id, ir::BufferId dst, const std::string& 
     case Builtin::Maximum:
     case Builtin::Minimum: {
       bool mx = bi == Builtin::Maximum;
-      return {elementwise(id, mx ? ir::Op::Max : ir::Op::Min, mx ? ir::Op::Maxs : ir::Op::Mins, args.at(0),
-                          args.at(1), dst, name),
+      return {elementwise(id, mx ? ir::Op::Max : ir::Op::Min, mx ? ir::Op::Maxs : ir::Op::Mins, args.at(0), args.at(1),
+                          dst, name),
               ir::kNone};
     }
-    case Builtin::Pow:
-      return arith(id, OpKind::Pow, args.at(0), args.at(1), dst, name);
+    case Builtin::Pow: return arith(id, OpKind::Pow, args.at(0), args.at(1), dst, name);
     case Builtin::LeakyRelu: {
       ir::BufferId x = tile(args.at(0));
       ir::NodeId slope = scalarFor(scalar(args.at(1)), k_.buffer(x).dtype);
@@ -506,11 +450,8 @@ Value KernelLowering::call(dsl::NodeId id, ir::BufferId dst, const std::string& 
       emit(b_.copy(out, x, transpose));
       return {out, ir::kNone};
     }
-    case Builtin::Matmul:
-      return {matmul(id, args.at(0), args.at(1), dst, name), ir::kNone};
-    default:
-      TILECRAFT_CHECK(false,
-                      fmt::format("a call to '{}' is not a tile expression", dsl::builtinInfo(bi).name));
+    case Builtin::Matmul: return {matmul(id, args.at(0), args.at(1), dst, name), ir::kNone};
+    default: TILECRAFT_CHECK(false, fmt::format("a call to '{}' is not a tile expression", dsl::builtinInfo(bi).name));
   }
   return {};
 }
@@ -530,8 +471,7 @@ ir::BufferId KernelLowering::matmul(dsl::NodeId id, dsl::NodeId lhs, dsl::NodeId
   return out;
 }
 
-std::vector<ir::GmIndex> KernelLowering::access(dsl::NodeId view, uint32_t* param,
-                                                ir::BufferId* gatherIndex) {
+std::vector<ir::GmIndex> KernelLowering::access(dsl::NodeId view, uint32_t* param, ir::BufferId* gatherIndex) {
   dsl::NodeId base = ast_.kind(view) == NodeKind::Subscript ? ast_.subscriptBase(view) : view;
   const Binding* b = ast_.kind(base) == NodeKind::Name ? lookup(ast_.node(base).name) : nullptr;
   TILECRAFT_CHECK(b && b->kind == Binding::Kind::Param, "a checked GM view indexes a tensor parameter");
@@ -588,8 +528,7 @@ ir::NodeId KernelLowering::scalar(dsl::NodeId id) {
   if (t.constInt) return b_.intConst(*t.constInt);
   if (t.constFloat) return b_.floatConst(*t.constFloat);
   switch (n.kind) {
-    case NodeKind::BoolLit:
-      return b_.intConst(n.intValue);
+    case NodeKind::BoolLit: return b_.intConst(n.intValue);
     case NodeKind::Name: {
       if (const Binding* b = lookup(n.name)) {
         if (b->kind == Binding::Kind::Var) return b_.varRef(b->id);
@@ -601,9 +540,9 @@ ir::NodeId KernelLowering::scalar(dsl::NodeId id) {
         int64_t max = 0;
         dsl::NodeId value = ast_.child(item, 0);
         if (ast_.kind(value) == NodeKind::Call) {
-          if (auto it = keywords(value).find("max"); it != keywords(value).end()) {
-            max = type(it->second).constInt.value_or(0);
-          }
+          // keywords() returns a map by value: keep one copy, or the iterator dangles (found by ASan).
+          std::map<std::string, dsl::NodeId> kw = keywords(value);
+          if (auto it = kw.find("max"); it != kw.end()) max = type(it->second).constInt.value_or(0);
         }
         return b_.varRef(dimVar(item, n.name, max));
       }
@@ -624,8 +563,7 @@ ir::NodeId KernelLowering::scalar(dsl::NodeId id) {
       return b_.scalarUnary(n.op == OpKind::Not ? ir::Op::Not : ir::Op::Neg, scalar(n.kids[0]));
     case NodeKind::Binary:
     case NodeKind::Compare:
-    case NodeKind::Logical:
-      return b_.scalarBinary(scalarOp(n.op), scalar(n.kids[0]), scalar(n.kids[1]));
+    case NodeKind::Logical: return b_.scalarBinary(scalarOp(n.op), scalar(n.kids[0]), scalar(n.kids[1]));
     case NodeKind::Call: {
       std::optional<Builtin> bi = sema_.calls[id];
       auto args = positional(id);
@@ -636,8 +574,7 @@ ir::NodeId KernelLowering::scalar(dsl::NodeId id) {
       TILECRAFT_CHECK(false, "a scalar call is cdiv, min or max");
       return ir::kNone;
     }
-    default:
-      TILECRAFT_CHECK(false, fmt::format("cannot lower a {} as a scalar", dsl::nodeKindName(n.kind)));
+    default: TILECRAFT_CHECK(false, fmt::format("cannot lower a {} as a scalar", dsl::nodeKindName(n.kind)));
   }
 }
 

@@ -61,13 +61,11 @@ class KernelLowering {
                 const std::string& name);
   ir::BufferId elementwise(dsl::NodeId id, ir::Op tileOp, ir::Op scalarOp, dsl::NodeId lhs, dsl::NodeId rhs,
                            ir::BufferId dst, const std::string& name);
-  ir::BufferId matmul(dsl::NodeId id, dsl::NodeId lhs, dsl::NodeId rhs, ir::BufferId dst,
-                      const std::string& name);
+  ir::BufferId matmul(dsl::NodeId id, dsl::NodeId lhs, dsl::NodeId rhs, ir::BufferId dst, const std::string& name);
   std::pair<dsl::NodeId, dsl::NodeId> positionalOperands(dsl::NodeId product);
   ir::BufferId toShape(ir::BufferId src, const std::vector<ir::Extent>& shape);
   ir::BufferId result(dsl::NodeId id, ir::BufferId dst, const std::string& name);
-  ir::BufferId temp(ir::Mem mem, ir::DType dtype, std::vector<ir::Extent> shape,
-                    const std::string& name = "");
+  ir::BufferId temp(ir::Mem mem, ir::DType dtype, std::vector<ir::Extent> shape, const std::string& name = "");
   ir::NodeId scalarFor(ir::NodeId scalar, ir::DType tileDtype);
   std::vector<ir::GmIndex> access(dsl::NodeId view, uint32_t* param, ir::BufferId* gatherIndex);
   std::vector<ir::Extent> extents(const std::vector<dsl::Dim>& dims, dsl::NodeId at);

@@ -35,9 +35,7 @@ constexpr PassInfo kPasses[] = {
 
 }  // namespace
 
-std::span<const PassInfo> pipelinePasses() {
-  return kPasses;
-}
+std::span<const PassInfo> pipelinePasses() { return kPasses; }
 
 bool isPipelineStage(const std::string& name) {
   if (name == "lower") return true;
@@ -57,8 +55,7 @@ bool runPipeline(ir::Module& module, const PipelineOptions& options, support::Di
     }
     return errors.empty();
   };
-  if (options.printAfterAll)
-    *options.printAfterAll << "// ---- IR after lower ----\n" << ir::printModule(module);
+  if (options.printAfterAll) *options.printAfterAll << "// ---- IR after lower ----\n" << ir::printModule(module);
   if (!check("lower")) return false;
   if (options.stopAfter == "lower") return true;
   for (const PassInfo& pass : kPasses) {
@@ -66,12 +63,10 @@ bool runPipeline(ir::Module& module, const PipelineOptions& options, support::Di
     double begin = options.clock ? options.clock->seconds() : 0;
     for (ir::Kernel& k : module.kernels) pass.run(k, context);
     double end = options.clock ? options.clock->seconds() : 0;
-    if (options.timings)
-      *options.timings << fmt::format("pass {:<16} {:8.3f} ms\n", pass.name, (end - begin) * 1e3);
+    if (options.timings) *options.timings << fmt::format("pass {:<16} {:8.3f} ms\n", pass.name, (end - begin) * 1e3);
     if (diagnostics.hasErrors()) return false;
     if (options.printAfterAll) {
-      *options.printAfterAll << fmt::format("// ---- IR after {} ----\n", pass.name)
-                             << ir::printModule(module);
+      *options.printAfterAll << fmt::format("// ---- IR after {} ----\n", pass.name) << ir::printModule(module);
     }
     if (!check(pass.name)) return false;
     if (options.stopAfter == pass.name) return true;

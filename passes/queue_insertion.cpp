@@ -56,8 +56,7 @@ void rebuild(ir::Kernel& k, ir::NodeId id, const Inserts& ins) {
       if (auto it = ins.after.find(s); it != ins.after.end())
         out.insert(out.end(), it->second.begin(), it->second.end());
     }
-    if (auto it = ins.back.find(id); it != ins.back.end())
-      out.insert(out.end(), it->second.begin(), it->second.end());
+    if (auto it = ins.back.find(id); it != ins.back.end()) out.insert(out.end(), it->second.begin(), it->second.end());
     list = std::move(out);
   };
   rewrite(n.body);
@@ -139,11 +138,10 @@ void queueInsertion(ir::Kernel& kernel, PassContext& context) {
       if (st == writeStage || consumer || !ok) continue;
       ok = false;
       context.diagnostics
-          .error(
-              kernel.node(w).span,
-              fmt::format("'{}' is handed from one stage to another but written again here, in another stage "
-                          "that does not read it (first written at line {})",
-                          buffer.name, kernel.node(u.writers.front()).line))
+          .error(kernel.node(w).span,
+                 fmt::format("'{}' is handed from one stage to another but written again here, in another stage "
+                             "that does not read it (first written at line {})",
+                             buffer.name, kernel.node(u.writers.front()).line))
           .hint("give the second value its own name");
     }
     if (!ok) continue;

@@ -44,8 +44,7 @@ void tiling(ir::Kernel& kernel, PassContext&) {
     } else {
       count = b.scalarBinary(ir::Op::Cdiv, loop.args[1], b.intConst(loop.size));
       ir::NodeId full = b.scalarBinary(ir::Op::Sub, count, b.intConst(1));
-      tail =
-          b.scalarBinary(ir::Op::Sub, loop.args[1], b.scalarBinary(ir::Op::Mul, full, b.intConst(loop.size)));
+      tail = b.scalarBinary(ir::Op::Sub, loop.args[1], b.scalarBinary(ir::Op::Mul, full, b.intConst(loop.size)));
     }
     kernel.nodes[id].args.push_back(count);
     kernel.nodes[id].args.push_back(tail);

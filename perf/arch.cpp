@@ -88,13 +88,14 @@ Loaded loadChain(const std::filesystem::path& file, const ReadTextFn& read, std:
   }
   json doc = parseFile(file, read);
   if (!doc.is_object() || !doc.contains("numbers") || !doc["numbers"].is_object()) {
-    throw PerfError(fmt::format("{}: /numbers: missing (an arch spec holds its numbers in an object \"numbers\")",
-                                file.string()));
+    throw PerfError(
+        fmt::format("{}: /numbers: missing (an arch spec holds its numbers in an object \"numbers\")", file.string()));
   }
   Loaded result{doc.contains("name") && doc["name"].is_string() ? doc["name"].get<std::string>() : file.stem().string(),
                 json::object(), file.string()};
   if (doc.contains("base")) {
-    if (!doc["base"].is_string()) throw PerfError(fmt::format("{}: /base: expected a string naming the base spec", file.string()));
+    if (!doc["base"].is_string())
+      throw PerfError(fmt::format("{}: /base: expected a string naming the base spec", file.string()));
     std::string baseName = doc["base"].get<std::string>();
     std::filesystem::path baseFile = file.parent_path() / (baseName + ".json");
     if (!read(baseFile)) {
@@ -118,17 +119,19 @@ class NumberReader {
     json::json_pointer ptr(path);
     std::string where = "/numbers" + path;
     if (!numbers_.contains(ptr)) {
-      throw PerfError(fmt::format("{}: missing number {} (expected {{\"value\": ..., \"unit\": \"{}\", \"source\": ...}})",
-                                  chain_, where, unit));
+      throw PerfError(
+          fmt::format("{}: missing number {} (expected {{\"value\": ..., \"unit\": \"{}\", \"source\": ...}})", chain_,
+                      where, unit));
     }
     const json& leaf = numbers_.at(ptr);
     if (!leaf.is_object() || !leaf.contains("value")) {
-      throw PerfError(fmt::format("{}: {}: expected an object {{\"value\", \"unit\", \"source\"}}, got {}", chain_, where,
-                                  leaf.type_name()));
+      throw PerfError(fmt::format("{}: {}: expected an object {{\"value\", \"unit\", \"source\"}}, got {}", chain_,
+                                  where, leaf.type_name()));
     }
     const json& value = leaf["value"];
     if (!value.is_number()) {
-      throw PerfError(fmt::format("{}: {}/value: expected a number, got {} {}", chain_, where, value.type_name(), value.dump()));
+      throw PerfError(
+          fmt::format("{}: {}/value: expected a number, got {} {}", chain_, where, value.type_name(), value.dump()));
     }
     if (!leaf.contains("unit") || !leaf["unit"].is_string()) {
       throw PerfError(fmt::format("{}: {}/unit: missing (expected \"{}\")", chain_, where, unit));

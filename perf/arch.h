@@ -15,8 +15,8 @@ namespace tilecraft::perf {
 enum class VecClass { Cast, Unary, Binary, Exp, Sqrt, Div, Reduce, Gather, Sort };
 
 struct VectorCosts {
-  double cast = 0, unary = 0, binary = 0, expF32 = 0, expF16 = 0, sqrtF32 = 0, sqrtF16 = 0, divF32 = 0,
-         divF16 = 0, reduce = 0, gather = 0, sort = 0;
+  double cast = 0, unary = 0, binary = 0, expF32 = 0, expF16 = 0, sqrtF32 = 0, sqrtF16 = 0, divF32 = 0, divF16 = 0,
+         reduce = 0, gather = 0, sort = 0;
   // Cycles per repeat of one class; `laneBytes` is the element size the instruction works on (2, 4 or 8).
   double cyclesPerRepeat(VecClass cls, int laneBytes) const;
 };
@@ -43,7 +43,7 @@ struct ArchSpec {
   double cubeMacPerCycleF16 = 0, cubeInt8Factor = 0, cubeF32Factor = 0, mmadIssueCycles = 0;
 
   double vectorRepeatBytes = 0, vectorInstrFixedCycles = 0;
-  VectorCosts vectorPeak;      // every instruction at its best rate (the limit)
+  VectorCosts vectorPeak;          // every instruction at its best rate (the limit)
   double binaryAsBenchmarked = 0;  // binary ops with UB bank-group conflicts, as msKPP measured them
 
   double scalarIssueCycles = 0, scalarUbAccessCycles = 0;
@@ -61,7 +61,9 @@ struct ArchSpec {
   // Vector costs with binary ops at their measured (bank-conflicted) rate: used by the eager and
   // pessimistic models.
   VectorCosts vectorMeasured() const;
-  double cubeFlopsPerSecond(double rateFactor) const { return 2.0 * cubeMacPerCycleF16 * rateFactor * aicCores * clockHz; }
+  double cubeFlopsPerSecond(double rateFactor) const {
+    return 2.0 * cubeMacPerCycleF16 * rateFactor * aicCores * clockHz;
+  }
 };
 
 // Reads a file's text, or nullopt if it does not exist. Injected so tests need no files on disk.

@@ -113,7 +113,8 @@ CalibrationReport calibrate(const std::vector<TaskCase>& cases, const ArchSpec& 
 }
 
 std::string renderText(const CalibrationReport& report, bool perCase) {
-  std::string out = fmt::format("perf calibrate: {} cases from {}, arch {}\n", report.summary.casesTotal, report.file, report.arch);
+  std::string out =
+      fmt::format("perf calibrate: {} cases from {}, arch {}\n", report.summary.casesTotal, report.file, report.arch);
   if (perCase) {
     out += fmt::format("\n{:<24} {:>4} {:>10} {:>10} {:>6} {:<7} {:>10} {:>10} {:<8} {:>6}\n", "operator", "case",
                        "limit_us", "t_hw_us", "ratio", "bound", "eager_us", "base_us", "kind", "ratio");
@@ -124,10 +125,10 @@ std::string renderText(const CalibrationReport& report, bool perCase) {
       auto figure = [&](double v, int width) {
         return t.hasFigures ? fmt::format("{:>{}.2f}", v, width) : fmt::format("{:>{}}", "-", width);
       };
-      out += fmt::format("{:<24} {:>4} {:>10.2f} {} {} {:<7} {:>10.2f} {} {:<8} {}\n", t.op, t.caseId,
-                         r.limit.hapS * kUs, figure(t.tHwUs, 10), figure(r.limitRatio, 6),
-                         r.limit.hapUnits.bottleneck(), r.eager.deviceS * kUs, figure(t.baselineUs, 10),
-                         baselineKind(t), figure(r.eagerRatio, 6));
+      out +=
+          fmt::format("{:<24} {:>4} {:>10.2f} {} {} {:<7} {:>10.2f} {} {:<8} {}\n", t.op, t.caseId, r.limit.hapS * kUs,
+                      figure(t.tHwUs, 10), figure(r.limitRatio, 6), r.limit.hapUnits.bottleneck(),
+                      r.eager.deviceS * kUs, figure(t.baselineUs, 10), baselineKind(t), figure(r.eagerRatio, 6));
     }
   }
   out += fmt::format("\n{:<24} {:<7} {:>5} {:>10} {:>12} {:>9} {:>10} {:>12}\n", "operator", "level", "cases",
@@ -159,11 +160,11 @@ std::string renderText(const CalibrationReport& report, bool perCase) {
   out += fmt::format(
       "\nsummary: {} covered, {} skipped{}\n"
       "  limit within ±10% of t_hw_us: {:.1f}% of covered cases (target 90%), geomean ratio {:.3f}\n"
-      "  eager vs measured baselines ({} cases): geomean ratio {:.3f} (target 0.8-1.25), within 2x: {:.1f}% (target 80%)\n",
+      "  eager vs measured baselines ({} cases): geomean ratio {:.3f} (target 0.8-1.25), within 2x: {:.1f}% (target "
+      "80%)\n",
       s.casesCovered, s.casesSkipped,
       s.casesMalformed ? fmt::format(" ({} unreadable row{})", s.casesMalformed, s.casesMalformed == 1 ? "" : "s") : "",
-      100 * s.limitWithin10pct, s.limitGeomeanRatio, s.eagerMeasuredCases,
-      s.eagerGeomeanRatio, 100 * s.eagerWithin2x);
+      100 * s.limitWithin10pct, s.limitGeomeanRatio, s.eagerMeasuredCases, s.eagerGeomeanRatio, 100 * s.eagerWithin2x);
   return out;
 }
 

@@ -37,11 +37,11 @@ struct CalibrationSummary {
   int casesTotal = 0;
   int casesCovered = 0;
   int casesSkipped = 0;
-  int casesMalformed = 0;        // skipped because the row could not be read (TaskCase::problem)
-  double limitWithin10pct = 0;   // fraction of the covered cases that have a t_hw_us
+  int casesMalformed = 0;       // skipped because the row could not be read (TaskCase::problem)
+  double limitWithin10pct = 0;  // fraction of the covered cases that have a t_hw_us
   double limitGeomeanRatio = 0;
-  int eagerMeasuredCases = 0;    // covered cases whose baseline was measured, not capped
-  double eagerWithin2x = 0;      // fraction of those
+  int eagerMeasuredCases = 0;  // covered cases whose baseline was measured, not capped
+  double eagerWithin2x = 0;    // fraction of those
   double eagerGeomeanRatio = 0;
 };
 

@@ -16,10 +16,15 @@ using nlohmann::json;
 
 int dtypeBytes(DType t) {
   switch (t) {
-    case DType::F16: case DType::BF16: case DType::I16: return 2;
-    case DType::F32: case DType::I32: return 4;
+    case DType::F16:
+    case DType::BF16:
+    case DType::I16: return 2;
+    case DType::F32:
+    case DType::I32: return 4;
     case DType::I64: return 8;
-    case DType::I8: case DType::U8: case DType::Bool: return 1;
+    case DType::I8:
+    case DType::U8:
+    case DType::Bool: return 1;
   }
   return 1;
 }
@@ -40,7 +45,8 @@ std::string_view dtypeName(DType t) {
 }
 
 std::optional<DType> parseDType(std::string_view name) {
-  for (DType t : {DType::F16, DType::BF16, DType::F32, DType::I8, DType::U8, DType::I16, DType::I32, DType::I64, DType::Bool}) {
+  for (DType t :
+       {DType::F16, DType::BF16, DType::F32, DType::I8, DType::U8, DType::I16, DType::I32, DType::I64, DType::Bool}) {
     if (dtypeName(t) == name) return t;
   }
   return std::nullopt;
@@ -106,8 +112,10 @@ std::vector<Row> splitCsv(std::string_view text, const std::string& fileName) {
     char c = text[i];
     if (quoted) {
       if (c == '"') {
-        if (i + 1 < text.size() && text[i + 1] == '"') { field += '"'; ++i; }
-        else quoted = false;
+        if (i + 1 < text.size() && text[i + 1] == '"') {
+          field += '"';
+          ++i;
+        } else quoted = false;
       } else {
         if (c == '\n') ++line;
         field += c;
@@ -161,9 +169,13 @@ std::vector<int64_t> toShape(const json& j) {
 
 AttrValue toAttr(const json& j) {
   AttrValue v;
-  if (j.is_boolean()) { v.kind = AttrValue::Kind::Bool; v.boolean = j.get<bool>(); }
-  else if (j.is_number()) { v.kind = AttrValue::Kind::Number; v.number = j.get<double>(); }
-  else if (j.is_string()) {
+  if (j.is_boolean()) {
+    v.kind = AttrValue::Kind::Bool;
+    v.boolean = j.get<bool>();
+  } else if (j.is_number()) {
+    v.kind = AttrValue::Kind::Number;
+    v.number = j.get<double>();
+  } else if (j.is_string()) {
     v.kind = AttrValue::Kind::String;
     v.text = j.get<std::string>();
     // Some attributes carry numbers as strings ("1e-08"); keep both readings.
@@ -172,7 +184,8 @@ AttrValue toAttr(const json& j) {
     if (end != v.text.c_str() && *end == '\0') v.number = d;
   } else if (j.is_array()) {
     v.kind = AttrValue::Kind::List;
-    for (const json& e : j) if (e.is_number()) v.list.push_back(e.get<double>());
+    for (const json& e : j)
+      if (e.is_number()) v.list.push_back(e.get<double>());
   }
   return v;
 }
@@ -216,8 +229,8 @@ double toNumber(const std::string& s, const char* column) {
 }
 
 const std::vector<std::string> kCalibrationColumns = {
-    "level",       "op_dir",           "operator",    "category",      "case_id", "input_shapes", "dtypes",
-    "attrs",       "value_range",      "baseline_kernels", "baseline_us", "baseline_kind", "t_hw_us"};
+    "level", "op_dir",      "operator",         "category",    "case_id",       "input_shapes", "dtypes",
+    "attrs", "value_range", "baseline_kernels", "baseline_us", "baseline_kind", "t_hw_us"};
 // CANN Bench's tasks/*/cases.csv, under the calibration format's names for the shared columns (see kAliases).
 const std::vector<std::string> kTaskColumns = {"operator", "case_id", "input_shapes", "dtypes", "attrs", "value_range"};
 const std::map<std::string, std::string> kAliases = {{"input_shape", "input_shapes"}, {"dtype", "dtypes"}};
@@ -231,8 +244,8 @@ DType toDType(const json& d, size_t i) {
     for (const json& e : d) {
       if (!e.is_string()) throw std::invalid_argument(fmt::format("column dtypes: input {} has no dtype", i));
       if (!name.empty() && e.get<std::string>() != name) {
-        throw std::invalid_argument(fmt::format("column dtypes: input {} is a tensor list mixing {} and {}", i, name,
-                                                e.get<std::string>()));
+        throw std::invalid_argument(
+            fmt::format("column dtypes: input {} is a tensor list mixing {} and {}", i, name, e.get<std::string>()));
       }
       name = e.get<std::string>();
     }
@@ -321,7 +334,8 @@ TaskCase parseRow(const Row& row, const std::map<std::string, size_t>& col, bool
   attrs = get("attrs").empty() ? json::object() : parseJson(get("attrs"), "attrs");
   ranges = get("value_range").empty() ? json() : parseJson(get("value_range"), "value_range");
   if (!shapes.is_array()) throw std::invalid_argument("column input_shapes: expected a JSON list");
-  if (!dtypes.is_array() || dtypes.empty()) throw std::invalid_argument("column dtypes: expected a non-empty JSON list");
+  if (!dtypes.is_array() || dtypes.empty())
+    throw std::invalid_argument("column dtypes: expected a non-empty JSON list");
   if (!attrs.is_object()) throw std::invalid_argument("column attrs: expected a JSON object");
 
   for (size_t i = 0; i < shapes.size(); ++i) {
@@ -334,7 +348,8 @@ TaskCase parseRow(const Row& row, const std::map<std::string, size_t>& col, bool
       arg.present = true;
       arg.isList = !s.empty() && s[0].is_array();
       try {
-        if (arg.isList) for (const json& e : s) arg.shapes.push_back(toShape(e));
+        if (arg.isList)
+          for (const json& e : s) arg.shapes.push_back(toShape(e));
         else arg.shapes.push_back(toShape(s));
       } catch (const std::invalid_argument& e) {
         throw std::invalid_argument(fmt::format("column input_shapes: input {}: {}", i, e.what()));
@@ -345,7 +360,8 @@ TaskCase parseRow(const Row& row, const std::map<std::string, size_t>& col, bool
       if (isRange(ranges)) range = &ranges;
       else if (ranges.is_array() && i < ranges.size() && isRange(ranges[i])) range = &ranges[i];
       else if (ranges.is_array() && i < ranges.size() && ranges[i].is_array() && !ranges[i].empty() &&
-               isRange(ranges[i][0])) range = &ranges[i][0];
+               isRange(ranges[i][0]))
+        range = &ranges[i][0];
       if (range) arg.valueRange = std::make_pair((*range)[0].get<double>(), (*range)[1].get<double>());
     }
     c.inputs.push_back(std::move(arg));

@@ -52,16 +52,21 @@ void writeChromeTrace(const SimulationResult& result, const TraceFile& trace, co
       const CoreProfile& core = launch.cores[c];
       int pid = pidBase + static_cast<int>(c);
       separate();
-      fmt::format_to(sink, R"j({{"name":"process_name","ph":"M","pid":{},"args":{{"name":"launch {} {} core {} ({} block {} sub {})"}}}})j",
-                     pid, launch.launch, escape(launch.kernel), core.index, core.aic ? "AIC" : "AIV", core.block, core.sub);
+      fmt::format_to(
+          sink,
+          R"j({{"name":"process_name","ph":"M","pid":{},"args":{{"name":"launch {} {} core {} ({} block {} sub {})"}}}})j",
+          pid, launch.launch, escape(launch.kernel), core.index, core.aic ? "AIC" : "AIV", core.block, core.sub);
       separate();
-      fmt::format_to(sink, R"j({{"name":"process_sort_index","ph":"M","pid":{},"args":{{"sort_index":{}}}}})j", pid, pid);
+      fmt::format_to(sink, R"j({{"name":"process_sort_index","ph":"M","pid":{},"args":{{"sort_index":{}}}}})j", pid,
+                     pid);
       for (int p = 0; p < kTracePipes; ++p) {
         separate();
         fmt::format_to(sink, R"j({{"name":"thread_name","ph":"M","pid":{},"tid":{},"args":{{"name":"{}"}}}})j", pid, p,
                        tracePipeName(static_cast<TracePipe>(p)));
         separate();
-        fmt::format_to(sink, R"j({{"name":"thread_sort_index","ph":"M","pid":{},"tid":{},"args":{{"sort_index":{}}}}})j", pid, p, p);
+        fmt::format_to(sink,
+                       R"j({{"name":"thread_sort_index","ph":"M","pid":{},"tid":{},"args":{{"sort_index":{}}}}})j", pid,
+                       p, p);
       }
     }
     // The device starts after the launch cost.
@@ -69,9 +74,10 @@ void writeChromeTrace(const SimulationResult& result, const TraceFile& trace, co
     for (const TimelineEvent& e : launch.events) {
       const TraceInstr& in = tl.cores[static_cast<size_t>(e.core)].instrs[e.instr];
       separate();
-      fmt::format_to(sink, R"j({{"name":"{}","ph":"X","pid":{},"tid":{},"ts":{:.4f},"dur":{:.4f},"args":{{"at":"{}:{}","i":{})j",
-                     names[in.name], pidBase + e.core, e.pipe, deviceUs + e.start * usPerCycle, e.cycles * usPerCycle,
-                     names[in.file], in.line, e.instr);
+      fmt::format_to(
+          sink, R"j({{"name":"{}","ph":"X","pid":{},"tid":{},"ts":{:.4f},"dur":{:.4f},"args":{{"at":"{}:{}","i":{})j",
+          names[in.name], pidBase + e.core, e.pipe, deviceUs + e.start * usPerCycle, e.cycles * usPerCycle,
+          names[in.file], in.line, e.instr);
       if (in.bytes > 0) fmt::format_to(sink, R"j(,"bytes":{})j", in.bytes);
       if (in.repeats > 0) fmt::format_to(sink, R"j(,"repeats":{})j", in.repeats);
       if (in.token > 0) fmt::format_to(sink, R"j(,"token":{})j", in.token);

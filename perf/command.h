@@ -8,7 +8,7 @@
 namespace tilecraft::perf {
 
 struct CalibrateOptions {
-  std::string csv;              // empty: defaultCalibrationCsv()
+  std::string csv;  // empty: defaultCalibrationCsv()
   bool json = false;
   std::string arch = "910b2";
   std::filesystem::path archDir;  // empty: defaultArchDir()

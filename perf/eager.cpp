@@ -11,9 +11,9 @@ namespace {
 
 // Layout and elementwise helpers torch_npu inserts around the main kernel: each reads and writes the
 // operator's main tensor once.
-const std::set<std::string, std::less<>> kRoundTrip = {"Cast", "Transpose", "TransData", "Slice", "ConcatD",
-                                                      "BroadcastTo", "TensorMove", "RepeatInterleaveV2", "Mul",
-                                                      "Muls", "Add"};
+const std::set<std::string, std::less<>> kRoundTrip = {"Cast",    "Transpose",   "TransData",  "Slice",
+                                                       "ConcatD", "BroadcastTo", "TensorMove", "RepeatInterleaveV2",
+                                                       "Mul",     "Muls",        "Add"};
 // Layout changes move data in short strided bursts.
 const std::set<std::string, std::less<>> kLayout = {"Transpose", "TransData"};
 // Fills write the output once.

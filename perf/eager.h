@@ -15,7 +15,7 @@ namespace tilecraft::perf {
 struct EagerKernelTime {
   std::string name;
   int count = 1;
-  bool main = false;  // carries the operator's work
+  bool main = false;   // carries the operator's work
   double seconds = 0;  // all `count` launches
 };
 

@@ -34,7 +34,9 @@ double hapRepeatCyclesPerSecond(const ArchSpec& arch) { return arch.hapVectorRat
 
 double cubeSeconds(const OpWork& w, const ArchSpec& arch, double efficiency) {
   if (w.cubeFlops <= 0) return 0;
-  double factor = w.cubeType == CubeType::Int8 ? arch.cubeInt8Factor : w.cubeType == CubeType::F32 ? arch.cubeF32Factor : 1.0;
+  double factor = w.cubeType == CubeType::Int8  ? arch.cubeInt8Factor
+                  : w.cubeType == CubeType::F32 ? arch.cubeF32Factor
+                                                : 1.0;
   return w.cubeFlops / (arch.cubeFlopsPerSecond(factor) * efficiency);
 }
 

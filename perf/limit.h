@@ -21,7 +21,7 @@ struct UnitTimes {
 struct LimitResult {
   UnitTimes hapUnits;
   UnitTimes pessimisticUnits;
-  double hapS = 0;           // max over units, floored
+  double hapS = 0;  // max over units, floored
   double pessimisticS = 0;
 };
 

@@ -19,16 +19,41 @@ constexpr double kNever = std::numeric_limits<double>::infinity();
 // Vector instruction class from the AscendC API name; unknown names cost as a unary op.
 VecClass vectorClass(std::string_view name) {
   static const std::map<std::string_view, VecClass> table = {
-      {"Add", VecClass::Binary}, {"Sub", VecClass::Binary}, {"Mul", VecClass::Binary}, {"Max", VecClass::Binary},
-      {"Min", VecClass::Binary}, {"And", VecClass::Binary}, {"Or", VecClass::Binary}, {"Select", VecClass::Binary},
-      {"Compare", VecClass::Binary}, {"Axpy", VecClass::Binary}, {"AddRelu", VecClass::Binary},
-      {"MulAddDst", VecClass::Binary}, {"Exp", VecClass::Exp}, {"Ln", VecClass::Exp}, {"Log", VecClass::Exp},
-      {"Sqrt", VecClass::Sqrt}, {"Div", VecClass::Div}, {"Cast", VecClass::Cast}, {"ReduceSum", VecClass::Reduce},
-      {"ReduceMax", VecClass::Reduce}, {"ReduceMin", VecClass::Reduce}, {"WholeReduceSum", VecClass::Reduce},
-      {"WholeReduceMax", VecClass::Reduce}, {"WholeReduceMin", VecClass::Reduce}, {"BlockReduceSum", VecClass::Reduce},
-      {"BlockReduceMax", VecClass::Reduce}, {"BlockReduceMin", VecClass::Reduce}, {"PairReduceSum", VecClass::Reduce},
-      {"RepeatReduceSum", VecClass::Reduce}, {"Gather", VecClass::Gather}, {"Gatherb", VecClass::Gather},
-      {"Sort", VecClass::Sort}, {"Sort32", VecClass::Sort}, {"MrgSort", VecClass::Sort}, {"MrgSort4", VecClass::Sort},
+      {"Add", VecClass::Binary},
+      {"Sub", VecClass::Binary},
+      {"Mul", VecClass::Binary},
+      {"Max", VecClass::Binary},
+      {"Min", VecClass::Binary},
+      {"And", VecClass::Binary},
+      {"Or", VecClass::Binary},
+      {"Select", VecClass::Binary},
+      {"Compare", VecClass::Binary},
+      {"Axpy", VecClass::Binary},
+      {"AddRelu", VecClass::Binary},
+      {"MulAddDst", VecClass::Binary},
+      {"Exp", VecClass::Exp},
+      {"Ln", VecClass::Exp},
+      {"Log", VecClass::Exp},
+      {"Sqrt", VecClass::Sqrt},
+      {"Div", VecClass::Div},
+      {"Cast", VecClass::Cast},
+      {"ReduceSum", VecClass::Reduce},
+      {"ReduceMax", VecClass::Reduce},
+      {"ReduceMin", VecClass::Reduce},
+      {"WholeReduceSum", VecClass::Reduce},
+      {"WholeReduceMax", VecClass::Reduce},
+      {"WholeReduceMin", VecClass::Reduce},
+      {"BlockReduceSum", VecClass::Reduce},
+      {"BlockReduceMax", VecClass::Reduce},
+      {"BlockReduceMin", VecClass::Reduce},
+      {"PairReduceSum", VecClass::Reduce},
+      {"RepeatReduceSum", VecClass::Reduce},
+      {"Gather", VecClass::Gather},
+      {"Gatherb", VecClass::Gather},
+      {"Sort", VecClass::Sort},
+      {"Sort32", VecClass::Sort},
+      {"MrgSort", VecClass::Sort},
+      {"MrgSort4", VecClass::Sort},
   };
   auto it = table.find(name);
   return it == table.end() ? VecClass::Unary : it->second;
@@ -76,9 +101,10 @@ class CostModel {
         return fixed(arch_.fixStartup + static_cast<double>(in.bytes) / arch_.fixBw);
       case TraceClass::Vector: {
         int lane = static_cast<int>(std::clamp<uint32_t>(in.dtypeBytes, 1, 8));
-        double repeats = in.repeats > 0 ? in.repeats
-                                        : std::ceil(static_cast<double>(in.elements) * lane / arch_.vectorRepeatBytes);
-        return fixed(arch_.vectorInstrFixedCycles + repeats * vec_.cyclesPerRepeat(vectorClass(trace_.names[in.name]), lane));
+        double repeats =
+            in.repeats > 0 ? in.repeats : std::ceil(static_cast<double>(in.elements) * lane / arch_.vectorRepeatBytes);
+        return fixed(arch_.vectorInstrFixedCycles +
+                     repeats * vec_.cyclesPerRepeat(vectorClass(trace_.names[in.name]), lane));
       }
       case TraceClass::Cube: {
         // One 16x16x16 fp16 fractal per cycle after the issue cost; int8 twice as fast, fp32 a quarter.
@@ -296,8 +322,8 @@ class LaunchSim {
   struct CrossCounter {
     std::vector<double> arrivals;  // times the flag went up, sorted
     size_t consumed = 0;
-    std::array<size_t, 3> parts{};       // contributions so far per mode
-    std::array<double, 3> lastPart{};    // when the latest of them fired
+    std::array<size_t, 3> parts{};     // contributions so far per mode
+    std::array<double, 3> lastPart{};  // when the latest of them fired
   };
   std::vector<std::array<CrossCounter, 16>> cross_;  // per core and flag id
   std::vector<TimelineEvent> events_;
@@ -341,8 +367,8 @@ bool CoreSim::issue() {
     std::string_view name = in.cls == TraceClass::CoreSync ? std::string_view(trace_.names[in.name]) : "";
     bool cross = isCross(in);
     // A trace without flag ids (older emulators) cannot pair its cross-core flags: there a set drains the core.
-    bool drains = in.pipe == TracePipe::All ||
-                  (in.cls == TraceClass::CoreSync && !cross && name != "CrossCoreWaitFlag");
+    bool drains =
+        in.pipe == TracePipe::All || (in.cls == TraceClass::CoreSync && !cross && name != "CrossCoreWaitFlag");
     if (drains) {
       // PIPE_ALL, SyncAll (and unpaired cross-core sets) stall issue until every pipe has finished what it was given.
       if (!drained()) {
@@ -636,9 +662,10 @@ LaunchProfile LaunchSim::run() {
   }
   for (size_t c = 0; c < cores_.size(); ++c) {
     if (!cores_[c].done()) {
-      throw PerfError(fmt::format("launch {} ({}): core {} never finishes: it waits forever at {}; the trace's sets and "
-                                  "waits do not pair up (was it written by the emulator?)",
-                                  launch_.launch, launch_.kernel, launch_.cores[c].index, cores_[c].blockedAt()));
+      throw PerfError(
+          fmt::format("launch {} ({}): core {} never finishes: it waits forever at {}; the trace's sets and "
+                      "waits do not pair up (was it written by the emulator?)",
+                      launch_.launch, launch_.kernel, launch_.cores[c].index, cores_[c].blockedAt()));
     }
   }
 
@@ -669,7 +696,8 @@ LaunchProfile LaunchSim::run() {
   prof.totalS = prof.deviceS + prof.launchS;
   if (!prof.cores.empty()) {
     const auto& busy = prof.cores[static_cast<size_t>(prof.slowestCore)].busy;
-    prof.bottleneck = std::string(tracePipeName(static_cast<TracePipe>(std::max_element(busy.begin(), busy.end()) - busy.begin())));
+    prof.bottleneck =
+        std::string(tracePipeName(static_cast<TracePipe>(std::max_element(busy.begin(), busy.end()) - busy.begin())));
   }
   // One order however the simulation interleaved the cores: by core, then program order.
   std::sort(events_.begin(), events_.end(), [](const TimelineEvent& a, const TimelineEvent& b) {

@@ -51,9 +51,9 @@ struct LaunchProfile {
   int fastestCore = 0;
   std::string bottleneck;  // busiest pipe of the slowest core
   double gmReadBytes = 0, gmWriteBytes = 0;
-  bool writesInL2 = false;     // the launch's GM writes fit L2 and are absorbed there
-  bool l2BypassReads = false;  // as simulated
-  double hbmSaturatedS = 0;    // time during which HBM ran at its full bandwidth
+  bool writesInL2 = false;            // the launch's GM writes fit L2 and are absorbed there
+  bool l2BypassReads = false;         // as simulated
+  double hbmSaturatedS = 0;           // time during which HBM ran at its full bandwidth
   std::vector<TimelineEvent> events;  // only with TimelineOptions::keepEvents
 };
 

@@ -22,8 +22,10 @@ int runSimulate(const SimulateOptions& options, std::ostream& out, std::ostream&
     ArchSpec arch = loadArchByName(options.arch, archDir);
     TraceFile trace = loadTrace(options.trace);
     if (trace.launches.empty()) {
-      err << fmt::format("error: {}: the trace holds no launch\nhint: run the kernel with TILECRAFT_EMU_TRACE={} set, "
-                         "or `tilecraft emu run --trace-dir DIR`\n", options.trace, options.trace);
+      err << fmt::format(
+          "error: {}: the trace holds no launch\nhint: run the kernel with TILECRAFT_EMU_TRACE={} set, "
+          "or `tilecraft emu run --trace-dir DIR`\n",
+          options.trace, options.trace);
       return 1;
     }
     TimelineOptions timeline;

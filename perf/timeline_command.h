@@ -11,12 +11,12 @@
 namespace tilecraft::perf {
 
 struct SimulateOptions {
-  std::string trace;               // the emulator's TILECRAFT_EMU_TRACE file
+  std::string trace;  // the emulator's TILECRAFT_EMU_TRACE file
   std::string arch = "910b2";
-  std::filesystem::path archDir;   // empty: defaultArchDir()
-  std::string chromeTrace;         // write the Chrome-trace timeline here when set
-  bool json = false;               // print the profile as JSON
-  bool l2BypassReads = false;      // the kernel reads GM through the L2-bypass alias
+  std::filesystem::path archDir;  // empty: defaultArchDir()
+  std::string chromeTrace;        // write the Chrome-trace timeline here when set
+  bool json = false;              // print the profile as JSON
+  bool l2BypassReads = false;     // the kernel reads GM through the L2-bypass alias
 };
 
 // Returns the exit status: 0 on success, 1 on a user error (printed to `err`).

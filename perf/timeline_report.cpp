@@ -35,7 +35,8 @@ std::string renderProfile(const SimulationResult& result, const std::string& arc
                        fast.index, slow.cycles / clock * 1e6, slow.index);
     double share = *std::max_element(slow.busy.begin(), slow.busy.end()) / std::max(slow.cycles, 1.0);
     out += fmt::format("  bottleneck: {} ({:.0f}% busy on the slowest core)", l.bottleneck, 100 * share);
-    if (l.hbmSaturatedS > 0) out += fmt::format("; HBM saturated {:.0f}% of the time", 100 * l.hbmSaturatedS / l.deviceS);
+    if (l.hbmSaturatedS > 0)
+      out += fmt::format("; HBM saturated {:.0f}% of the time", 100 * l.hbmSaturatedS / l.deviceS);
     out += "\n";
     out += fmt::format("  {:<5} {:>10} {:>6} {:>13}\n", "pipe", "busy_us", "busy%", "mean_busy_us");
     for (int p = 0; p < kTracePipes; ++p) {
@@ -67,8 +68,8 @@ std::string renderProfileJson(const SimulationResult& result, const std::string&
       const CoreProfile& slow = l.cores[static_cast<size_t>(l.slowestCore)];
       const CoreProfile& fast = l.cores[static_cast<size_t>(l.fastestCore)];
       double clock = l.clockHz;
-      j["core_us"] = {{"min", fast.cycles / clock * 1e6}, {"max", slow.cycles / clock * 1e6},
-                      {"slowest_core", slow.index}};
+      j["core_us"] = {
+          {"min", fast.cycles / clock * 1e6}, {"max", slow.cycles / clock * 1e6}, {"slowest_core", slow.index}};
       ordered_json perCore = ordered_json::array();
       for (const CoreProfile& c : l.cores) perCore.push_back(c.cycles / clock * 1e6);
       j["core_times_us"] = std::move(perCore);  // in core order

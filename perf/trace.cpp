@@ -35,8 +35,9 @@ TracePipe parsePipe(const std::string& s) {
   return lookup<TracePipe>(s, {"S", "V", "M", "MTE1", "MTE2", "MTE3", "FIX", "ALL"}, "pipe");
 }
 TraceClass parseClass(const std::string& s) {
-  return lookup<TraceClass>(s, {"scalar", "dma_in", "dma_out", "dma_local", "vector", "cube", "fixpipe", "set_flag",
-                                "wait_flag", "barrier", "core_sync"},
+  return lookup<TraceClass>(s,
+                            {"scalar", "dma_in", "dma_out", "dma_local", "vector", "cube", "fixpipe", "set_flag",
+                             "wait_flag", "barrier", "core_sync"},
                             "instruction class");
 }
 TraceSpace parseSpace(const std::string& s) {
@@ -70,7 +71,9 @@ struct FlatValue {
 bool scanFlat(std::string_view line, std::vector<FlatValue>& out) {
   out.clear();
   size_t i = 0;
-  auto skipSpace = [&] { while (i < line.size() && (line[i] == ' ' || line[i] == '\r')) ++i; };
+  auto skipSpace = [&] {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\r')) ++i;
+  };
   auto readString = [&](std::string_view& s) {
     if (i >= line.size() || line[i] != '"') return false;
     size_t start = ++i;
@@ -106,8 +109,15 @@ bool scanFlat(std::string_view line, std::vector<FlatValue>& out) {
     }
     out.push_back(v);
     skipSpace();
-    if (i < line.size() && line[i] == ',') { ++i; continue; }
-    if (i < line.size() && line[i] == '}') { ++i; skipSpace(); return i == line.size(); }
+    if (i < line.size() && line[i] == ',') {
+      ++i;
+      continue;
+    }
+    if (i < line.size() && line[i] == '}') {
+      ++i;
+      skipSpace();
+      return i == line.size();
+    }
     return false;
   }
   return false;
@@ -115,12 +125,14 @@ bool scanFlat(std::string_view line, std::vector<FlatValue>& out) {
 
 uint64_t u64(const json& j, const char* key) {
   const json& v = j.at(key);
-  if (!v.is_number_integer() || v.get<int64_t>() < 0) throw std::invalid_argument(fmt::format("key '{}' is not a count", key));
+  if (!v.is_number_integer() || v.get<int64_t>() < 0)
+    throw std::invalid_argument(fmt::format("key '{}' is not a count", key));
   return v.get<uint64_t>();
 }
 
 int32_t crossFlagOf(int64_t v) {
-  if (v < -1 || v > 15) throw std::invalid_argument(fmt::format("key 'xf' is {}, not a cross-core flag id (-1 to 15)", v));
+  if (v < -1 || v > 15)
+    throw std::invalid_argument(fmt::format("key 'xf' is {}, not a cross-core flag id (-1 to 15)", v));
   return static_cast<int32_t>(v);
 }
 uint32_t crossModeOf(int64_t v) {
@@ -141,12 +153,15 @@ TraceInstr fromFlat(const std::vector<FlatValue>& values, Interner& intern) {
     return std::string(v.text);
   };
   // The first 20 keys are required; xf and xm (cross-core flags) are newer and optional.
-  static const char* const keys[] = {"i", "p", "c", "n", "f", "l", "dt", "rep", "el", "by", "bu",
-                                     "bl", "ga", "src", "dst", "m", "k", "nn", "ev", "tok", "xf", "xm"};
+  static const char* const keys[] = {"i",  "p",  "c",   "n",   "f", "l", "dt", "rep", "el",  "by", "bu",
+                                     "bl", "ga", "src", "dst", "m", "k", "nn", "ev",  "tok", "xf", "xm"};
   for (const FlatValue& v : values) {
     int key = -1;
     for (int k = 0; k < 22; ++k) {
-      if (v.key == keys[k]) { key = k; break; }
+      if (v.key == keys[k]) {
+        key = k;
+        break;
+      }
     }
     if (key < 0) continue;
     seen |= 1u << key;
@@ -213,7 +228,8 @@ TraceFile parseTrace(std::string_view text, const std::string& fileName) {
       json j = json::parse(line);
       if (!j.is_object()) throw std::invalid_argument("not a JSON object");
       if (j.contains("launch")) {
-        if (remaining != 0) throw std::invalid_argument(fmt::format("a launch starts while {} instructions are missing", remaining));
+        if (remaining != 0)
+          throw std::invalid_argument(fmt::format("a launch starts while {} instructions are missing", remaining));
         TraceLaunch l;
         l.launch = j.at("launch").get<int>();
         l.kernel = j.at("kernel").get<std::string>();
@@ -222,7 +238,8 @@ TraceFile parseTrace(std::string_view text, const std::string& fileName) {
         trace.launches.push_back(std::move(l));
       } else if (j.contains("core")) {
         if (trace.launches.empty()) throw std::invalid_argument("a core line before any launch line");
-        if (remaining != 0) throw std::invalid_argument(fmt::format("a core starts while {} instructions are missing", remaining));
+        if (remaining != 0)
+          throw std::invalid_argument(fmt::format("a core starts while {} instructions are missing", remaining));
         TraceCore c;
         c.index = j.at("core").get<int>();
         c.aic = j.at("kind").get<std::string>() == "AIC";
@@ -270,7 +287,8 @@ TraceFile parseTrace(std::string_view text, const std::string& fileName) {
       throw PerfError(fmt::format("{}:{}: {}", fileName, lineNo, e.what()));
     }
   }
-  if (remaining != 0) throw PerfError(fmt::format("{}:{}: the trace ends {} instructions short", fileName, lineNo, remaining));
+  if (remaining != 0)
+    throw PerfError(fmt::format("{}:{}: the trace ends {} instructions short", fileName, lineNo, remaining));
   return trace;
 }
 

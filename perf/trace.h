@@ -14,7 +14,19 @@ enum class TracePipe : uint8_t { S, V, M, MTE1, MTE2, MTE3, FIX, All };
 constexpr int kTracePipes = 7;  // without All
 std::string_view tracePipeName(TracePipe p);
 
-enum class TraceClass : uint8_t { Scalar, DmaIn, DmaOut, DmaLocal, Vector, Cube, Fixpipe, SetFlag, WaitFlag, Barrier, CoreSync };
+enum class TraceClass : uint8_t {
+  Scalar,
+  DmaIn,
+  DmaOut,
+  DmaLocal,
+  Vector,
+  Cube,
+  Fixpipe,
+  SetFlag,
+  WaitFlag,
+  Barrier,
+  CoreSync
+};
 enum class TraceSpace : uint8_t { UB, L1, L0A, L0B, L0C, BT, FB, GM, None };
 
 struct TraceInstr {

@@ -24,8 +24,12 @@ int computeLaneBytes(DType t, bool f16Native) {
   switch (t) {
     case DType::F16: return f16Native ? 2 : 4;
     case DType::BF16: return 4;
-    case DType::I8: case DType::U8: case DType::Bool: case DType::I16: return 2;
-    case DType::F32: case DType::I32: return 4;
+    case DType::I8:
+    case DType::U8:
+    case DType::Bool:
+    case DType::I16: return 2;
+    case DType::F32:
+    case DType::I32: return 4;
     case DType::I64: return 8;
   }
   return 4;

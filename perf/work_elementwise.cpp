@@ -144,7 +144,8 @@ WorkResult rotaryPosEmb(const TaskCase& c) {
   // layout-1 transposes move q- and k-sized tensors (the default round trip).
   double tables = 0;
   for (size_t i = 2; i < c.inputs.size(); ++i) tables += c.inputs[i].bytes();
-  for (const char* name : {"ConcatD", "BroadcastTo", "RepeatInterleaveV2"}) w.helperBytes.emplace_back(name, 2 * tables);
+  for (const char* name : {"ConcatD", "BroadcastTo", "RepeatInterleaveV2"})
+    w.helperBytes.emplace_back(name, 2 * tables);
   return modelled(std::move(w));
 }
 

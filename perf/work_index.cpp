@@ -67,7 +67,8 @@ WorkResult unsortedSegmentSum(const TaskCase& c) {
 WorkResult resizeBilinear(const TaskCase& c) {
   const TensorArg* x = c.input(0);
   std::vector<double> size = c.attrList("output_size");
-  if (x == nullptr || x->shape().size() != 4 || size.size() != 2) return notModelled("expects NCHW input and output_size");
+  if (x == nullptr || x->shape().size() != 4 || size.size() != 2)
+    return notModelled("expects NCHW input and output_size");
   const auto& s = x->shape();
   double out = static_cast<double>(s[0] * s[1]) * size[0] * size[1];
   OpWork w;
@@ -188,7 +189,8 @@ WorkResult transpose(const TaskCase& c) {
 WorkResult stridedSlice(const TaskCase& c) {
   const TensorArg* x = c.input(0);
   std::vector<double> begin = c.attrList("begin"), end = c.attrList("end"), strides = c.attrList("strides");
-  if (x == nullptr || begin.size() != x->shape().size() || end.size() != begin.size() || strides.size() != begin.size()) {
+  if (x == nullptr || begin.size() != x->shape().size() || end.size() != begin.size() ||
+      strides.size() != begin.size()) {
     return notModelled("expects begin, end and strides for every dimension");
   }
   double out = 1;
@@ -225,8 +227,7 @@ WorkResult moeFinalizeRouting(const TaskCase& c) {
   const TensorArg* scales = c.input(5);
   const TensorArg* skip = c.input(2);
   double hidden = expanded->dim(-1);
-  double tokens = skip ? skip->dim(0)
-                       : (scales ? scales->dim(0) : expanded->numel() / hidden);
+  double tokens = skip ? skip->dim(0) : (scales ? scales->dim(0) : expanded->numel() / hidden);
   OpWork w;
   w.bytesRead = inputBytes(c);
   w.bytesWritten = tokens * hidden * dtypeBytes(expanded->dtype);

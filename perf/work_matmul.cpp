@@ -38,8 +38,10 @@ void addGemm(OpWork& w, double m, double n, double k, int inBytes, int outBytes)
 WorkResult quantMatmul(const TaskCase& c) {
   const TensorArg* x = c.input(0);
   const TensorArg* wt = c.input(1);
-  if (x == nullptr || wt == nullptr || x->shape().size() != 2 || wt->shape().size() != 2) return notModelled("expects 2-D x and weight");
-  double m = static_cast<double>(x->shape()[0]), k = static_cast<double>(x->shape()[1]), n = static_cast<double>(wt->shape()[1]);
+  if (x == nullptr || wt == nullptr || x->shape().size() != 2 || wt->shape().size() != 2)
+    return notModelled("expects 2-D x and weight");
+  double m = static_cast<double>(x->shape()[0]), k = static_cast<double>(x->shape()[1]),
+         n = static_cast<double>(wt->shape()[1]);
   OpWork w;
   w.cubeType = CubeType::Int8;
   addGemm(w, m, n, k, 1, 2);
@@ -53,8 +55,10 @@ WorkResult quantMatmul(const TaskCase& c) {
 WorkResult weightQuantBatchMatmul(const TaskCase& c) {
   const TensorArg* x = c.input(0);
   const TensorArg* wt = c.input(1);
-  if (x == nullptr || wt == nullptr || x->shape().size() != 2 || wt->shape().size() != 2) return notModelled("expects 2-D x and weight");
-  double m = static_cast<double>(x->shape()[0]), k = static_cast<double>(x->shape()[1]), n = static_cast<double>(wt->shape()[1]);
+  if (x == nullptr || wt == nullptr || x->shape().size() != 2 || wt->shape().size() != 2)
+    return notModelled("expects 2-D x and weight");
+  double m = static_cast<double>(x->shape()[0]), k = static_cast<double>(x->shape()[1]),
+         n = static_cast<double>(wt->shape()[1]);
   OpWork w;
   w.cubeType = CubeType::F16;
   addGemm(w, m, n, k, 2, 2);
@@ -70,7 +74,8 @@ WorkResult weightQuantBatchMatmul(const TaskCase& c) {
 WorkResult groupedMatmul(const TaskCase& c) {
   const TensorArg* x = c.input(0);
   const TensorArg* wt = c.input(1);
-  if (x == nullptr || wt == nullptr || x->shape().size() != 2 || wt->shape().size() != 3) return notModelled("expects x [M,K] and weight [G,K,N]");
+  if (x == nullptr || wt == nullptr || x->shape().size() != 2 || wt->shape().size() != 3)
+    return notModelled("expects x [M,K] and weight [G,K,N]");
   bool transposed = c.attrNumber("transpose_weight", 0) != 0;
   double m = static_cast<double>(x->shape()[0]);
   double k = static_cast<double>(transposed ? wt->shape()[2] : wt->shape()[1]);
@@ -93,9 +98,11 @@ double outSize(double in, double kernel, double stride, double padTotal, double 
 WorkResult conv2d(const TaskCase& c) {
   const TensorArg* x = c.input(0);
   const TensorArg* wt = c.input(1);
-  if (x == nullptr || wt == nullptr || x->shape().size() != 4 || wt->shape().size() != 4) return notModelled("expects NCHW x and OIHW weight");
+  if (x == nullptr || wt == nullptr || x->shape().size() != 4 || wt->shape().size() != 4)
+    return notModelled("expects NCHW x and OIHW weight");
   std::vector<double> st = c.attrList("strides"), pads = c.attrList("pads"), dil = c.attrList("dilations");
-  if (st.size() != 2 || pads.size() != 4 || dil.size() != 2) return notModelled("expects strides[2], pads[4], dilations[2]");
+  if (st.size() != 2 || pads.size() != 4 || dil.size() != 2)
+    return notModelled("expects strides[2], pads[4], dilations[2]");
   const auto& xs = x->shape();
   const auto& ws = wt->shape();
   double ho = outSize(static_cast<double>(xs[2]), static_cast<double>(ws[2]), st[0], pads[0] + pads[1], dil[0]);
@@ -118,7 +125,8 @@ WorkResult conv3dBackpropFilter(const TaskCase& c) {
   const TensorArg* x = c.input(0);
   const TensorArg* grad = c.input(1);
   std::vector<double> filter = c.attrList("filter_size");
-  if (x == nullptr || grad == nullptr || grad->shape().size() != 5 || filter.size() != 5) return notModelled("expects 5-D x, grad and filter_size");
+  if (x == nullptr || grad == nullptr || grad->shape().size() != 5 || filter.size() != 5)
+    return notModelled("expects 5-D x, grad and filter_size");
   const auto& gs = grad->shape();
   double m = filter[0];
   double n = filter[1] * filter[2] * filter[3] * filter[4];
@@ -135,8 +143,10 @@ WorkResult conv3dBackpropFilter(const TaskCase& c) {
 // One filter per channel: no reduction over channels, so no cube; kh*kw multiply-adds per output on the vector unit.
 WorkResult depthwiseConv2d(const TaskCase& c) {
   const TensorArg* x = c.input(0);
-  std::vector<double> ks = c.attrList("kernelSize"), st = c.attrList("stride"), pad = c.attrList("padding"), dil = c.attrList("dilation");
-  if (x == nullptr || x->shape().size() != 4 || ks.size() != 2 || st.size() != 2 || pad.size() != 2 || dil.size() != 2) {
+  std::vector<double> ks = c.attrList("kernelSize"), st = c.attrList("stride"), pad = c.attrList("padding"),
+                      dil = c.attrList("dilation");
+  if (x == nullptr || x->shape().size() != 4 || ks.size() != 2 || st.size() != 2 || pad.size() != 2 ||
+      dil.size() != 2) {
     return notModelled("expects NCHW x, kernelSize, stride, padding, dilation");
   }
   const auto& xs = x->shape();

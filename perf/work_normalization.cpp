@@ -36,7 +36,8 @@ WorkResult softmax(const TaskCase& c) {
   const auto& s = x->shape();
   int d = normDim(c.attrNumber("dim", -1), s.size());
   double chunk = 1;
-  for (size_t i = static_cast<size_t>(std::max(d, 0)) + (d + 1 < static_cast<int>(s.size()) ? 1 : 0); i < s.size(); ++i) {
+  for (size_t i = static_cast<size_t>(std::max(d, 0)) + (d + 1 < static_cast<int>(s.size()) ? 1 : 0); i < s.size();
+       ++i) {
     chunk *= static_cast<double>(s[i]);
   }
   w.vecChunkElements = chunk;
@@ -86,7 +87,8 @@ WorkResult foreachNorm(const TaskCase& c) {
   w.bytesWritten = static_cast<double>(x->shapes.size()) * 4;
   w.vec(V::Unary, 4, n);
   if (p == 2.0) w.vec(V::Binary, 4, n);
-  else if (p != 1.0) for (V cls : {V::Exp, V::Unary, V::Exp}) w.vec(cls, 4, n);
+  else if (p != 1.0)
+    for (V cls : {V::Exp, V::Unary, V::Exp}) w.vec(cls, 4, n);
   w.vec(V::Reduce, 4, n);
   addCasts(w, x->dtype, 4, n, 0);
   w.auxTensorBytes = x->bytes();
@@ -120,7 +122,8 @@ WorkResult addRmsNormDynamicQuant(const TaskCase& c) {
   double rows = n / x->dim(-1);
   w.bytesRead = inputBytes(c);
   w.bytesWritten = x->bytes() + n * 1 + rows * 4;
-  for (V cls : {V::Binary, V::Binary, V::Reduce, V::Unary, V::Binary, V::Unary, V::Reduce, V::Unary, V::Cast, V::Cast}) {
+  for (V cls :
+       {V::Binary, V::Binary, V::Reduce, V::Unary, V::Binary, V::Unary, V::Reduce, V::Unary, V::Cast, V::Cast}) {
     w.vec(cls, 4, n);
   }
   addCasts(w, x->dtype, 4, 2 * n, n);
@@ -237,7 +240,8 @@ double windowReads(double in, double out) {
 WorkResult adaptiveAvgPool3d(const TaskCase& c) {
   const TensorArg* x = c.input(0);
   std::vector<double> out = c.attrList("output_size");
-  if (x == nullptr || x->shape().size() != 5 || out.size() != 3) return notModelled("expects NCDHW input and 3 output sizes");
+  if (x == nullptr || x->shape().size() != 5 || out.size() != 3)
+    return notModelled("expects NCDHW input and 3 output sizes");
   const auto& s = x->shape();
   double nc = static_cast<double>(s[0] * s[1]);
   double d = static_cast<double>(s[2]), h = static_cast<double>(s[3]), wd = static_cast<double>(s[4]);

@@ -26,8 +26,7 @@ namespace detail {
 inline std::string assertMessage() { return {}; }
 // An already formatted message (a std::string built by the caller).
 template <typename S>
-  requires std::same_as<std::remove_cvref_t<S>, std::string>
-std::string assertMessage(S&& message) {
+requires std::same_as<std::remove_cvref_t<S>, std::string> std::string assertMessage(S&& message) {
   return std::forward<S>(message);
 }
 template <typename... Args>
@@ -38,10 +37,10 @@ std::string assertMessage(fmt::format_string<Args...> format, Args&&... args) {
 
 }  // namespace tilecraft::support
 
-#define TC_ASSERT(cond, ...)                                                              \
-  do {                                                                                    \
-    if (!(cond)) [[unlikely]] {                                                           \
-      ::tilecraft::support::assertFailed(__FILE__, __LINE__, #cond,                       \
+#define TC_ASSERT(cond, ...)                                                                        \
+  do {                                                                                              \
+    if (!(cond)) [[unlikely]] {                                                                     \
+      ::tilecraft::support::assertFailed(__FILE__, __LINE__, #cond,                                 \
                                          ::tilecraft::support::detail::assertMessage(__VA_ARGS__)); \
-    }                                                                                     \
+    }                                                                                               \
   } while (0)

@@ -25,7 +25,7 @@ struct Diagnostic {
   Span span;
   std::string message;  // lowercase start, no trailing period, numbers included
   std::vector<DiagnosticNote> notes;
-  std::string hint;     // empty when there is no concrete fix to suggest
+  std::string hint;  // empty when there is no concrete fix to suggest
 };
 
 /// Collects many diagnostics per run. Identical reports (same severity, span and message) are kept once, so a

@@ -146,8 +146,7 @@ bool lowerLimit(int resource, rlim_t wantedSoft, rlim_t wantedHard) {
 std::string describeFailure(const ProcessSpec& spec, const ChildFailure& failure) {
   const char* reason = std::strerror(failure.error);
   switch (failure.stage) {
-    case ChildStage::Exec:
-      return fmt::format("cannot run '{}': {}", spec.argv[0], reason);
+    case ChildStage::Exec: return fmt::format("cannot run '{}': {}", spec.argv[0], reason);
     case ChildStage::Redirect:
       return fmt::format("cannot run '{}': cannot redirect its input and output: {}", spec.argv[0], reason);
     case ChildStage::Workdir:

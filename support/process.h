@@ -18,12 +18,12 @@ struct ProcessSpec {
 };
 
 struct ProcessResult {
-  int exitCode = -1;    // -1 when killed by a signal or never started
-  int termSignal = 0;   // the signal that ended the child, 0 if it exited
+  int exitCode = -1;   // -1 when killed by a signal or never started
+  int termSignal = 0;  // the signal that ended the child, 0 if it exited
   bool timedOut = false;
   std::string out;
-  std::string err;      // when the program cannot be started: "cannot run 'x': <strerror>"
-  double seconds = 0;   // wall-clock time of the run
+  std::string err;     // when the program cannot be started: "cannot run 'x': <strerror>"
+  double seconds = 0;  // wall-clock time of the run
 };
 
 class ProcessRunner {

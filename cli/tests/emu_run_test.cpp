@@ -30,10 +30,9 @@ ProcessResult exited(int code, std::string out = "", std::string err = "") {
   return r;
 }
 
-const char* kOneLaunch =
-    R"({"kernel":"add_custom","blocks":8,"mode":"AIV","cores":8,"instructions":1234,)"
-    R"("pipes":{"MTE2":40,"V":20},"checks":"passed"})"
-    "\n";
+const char* kOneLaunch = R"({"kernel":"add_custom","blocks":8,"mode":"AIV","cores":8,"instructions":1234,)"
+                         R"("pipes":{"MTE2":40,"V":20},"checks":"passed"})"
+                         "\n";
 
 // ---- verdicts -------------------------------------------------------------------------------------------------
 
@@ -276,8 +275,8 @@ TEST(EmuRunOptions, DefaultsAndValues) {
   EXPECT_TRUE(d.options.sandbox);
   EXPECT_FALSE(parse({"--no-sandbox", "a.cpp"}).options.sandbox);
 
-  Parsed p = parse({"--opt", "-O2", "-j", "3", "--timeout", "1.5", "--keep", "k", "--trace-dir", "t", "-q", "a.cpp",
-                    "b.cpp"});
+  Parsed p =
+      parse({"--opt", "-O2", "-j", "3", "--timeout", "1.5", "--keep", "k", "--trace-dir", "t", "-q", "a.cpp", "b.cpp"});
   EXPECT_EQ(p.error, "");
   EXPECT_EQ(p.options.optLevel, "-O2");
   EXPECT_EQ(p.options.jobs, 3);

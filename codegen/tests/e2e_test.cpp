@@ -68,8 +68,18 @@ TEST_P(CodegenE2E, MatchesTheInterpreterOnAlignedAndUnalignedShapes) {
 
   support::SystemProcessRunner runner;
   support::ProcessSpec build;
-  build.argv = {"g++", "-std=c++17", "-O1", "-Wall", "-Wextra", "-DASCENDC_CPU_DEBUG", "-I", TILECRAFT_EMU_INCLUDE_DIR,
-                source.string(), "-pthread", "-o", (dir / name).string()};
+  build.argv = {"g++",
+                "-std=c++17",
+                "-O1",
+                "-Wall",
+                "-Wextra",
+                "-DASCENDC_CPU_DEBUG",
+                "-I",
+                TILECRAFT_EMU_INCLUDE_DIR,
+                source.string(),
+                "-pthread",
+                "-o",
+                (dir / name).string()};
   build.timeoutSeconds = 600;
   support::ProcessResult built = runner.run(build);
   ASSERT_EQ(built.exitCode, 0) << built.err;
@@ -121,8 +131,16 @@ TEST(CodegenLauncher, GeneratedInputsAreTheInterpretersForTheSameSeed) {
   std::ofstream(dir / "k.cpp") << code;
   support::SystemProcessRunner runner;
   support::ProcessSpec build;
-  build.argv = {"g++", "-std=c++17", "-O1", "-DASCENDC_CPU_DEBUG", "-I", TILECRAFT_EMU_INCLUDE_DIR,
-                (dir / "k.cpp").string(), "-pthread", "-o", (dir / "k").string()};
+  build.argv = {"g++",
+                "-std=c++17",
+                "-O1",
+                "-DASCENDC_CPU_DEBUG",
+                "-I",
+                TILECRAFT_EMU_INCLUDE_DIR,
+                (dir / "k.cpp").string(),
+                "-pthread",
+                "-o",
+                (dir / "k").string()};
   build.timeoutSeconds = 600;
   ASSERT_EQ(runner.run(build).exitCode, 0);
   support::ProcessSpec exec;
@@ -157,12 +175,14 @@ TEST(CodegenCube, TilesThatAreNotWholeFractalsAndNonTwoByteOperandsAreErrors) {
        "cube_odd_tile.tile:10:13: error: the AscendC emitter does not support cube tiles whose extents are not "
        "multiples of 16 (the fractal size): 'acc' in L0C is 100 x 64 yet\n"
        "            acc = zeros((m, n), f32, mem=L0C)\n"
-       "            ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~\n" + hint},
+       "            ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~\n" +
+           hint},
       {"cube_f32",
        "cube_f32.tile:16:17: error: the AscendC emitter does not support matmul operands of type f32 (LoadData "
        "transposes 2-byte fractals only) yet\n"
        "                acc = acc + copy(a1, to=L0A) @ copy(b1, to=L0B)\n"
-       "                ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~\n" + hint},
+       "                ^~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~\n" +
+           hint},
   };
   for (const Expect& e : cases) {
     fs::path tile = fs::path(TILECRAFT_SOURCE_DIR) / "codegen/tests/data" / (std::string(e.file) + ".tile");
@@ -189,8 +209,7 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"reduction/max_cols", {{{{"M", 32}, {"N", 4608}}, {}}, {{{"M", 37}, {"N", 1001}}, {}}}},
         Case{"softmax/softmax_rows", {{{{"M", 96}, {"N", 1024}}, {}}, {{{"M", 100}, {"N", 1000}}, {}}}},
         Case{"softmax/log_softmax", {{{{"M", 96}, {"N", 1024}}, {}}, {{{"M", 9}, {"N", 1000}}, {}}}},
-        Case{"normalization/rms_norm",
-             {{{{"M", 96}, {"N", 1024}}, {}}, {{{"M", 9}, {"N", 1000}}, {{"eps", 1e-5}}}}},
+        Case{"normalization/rms_norm", {{{{"M", 96}, {"N", 1024}}, {}}, {{{"M", 9}, {"N", 1000}}, {{"eps", 1e-5}}}}},
         // 2048 and 1000: whole 256-element groups for the vector ArgMax/Compare/Select, and rows with tails.
         Case{"reduction/argmax_rows", {{{{"M", 96}, {"N", 2048}}, {}}, {{{"M", 50}, {"N", 1000}}, {}}}},
         Case{"loss/hinge_rows", {{{{"M", 96}, {"N", 512}}, {}}, {{{"M", 50}, {"N", 1000}}, {{"margin", 0.5}}}}},
@@ -199,7 +218,9 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"tests/data/view4d",
              {{{{"B", 48}, {"C", 6}, {"H", 8}, {"W", 64}}, {}}, {{{"B", 5}, {"C", 7}, {"H", 3}, {"W", 37}}, {}}}},
         Case{"tests/data/trunc_cast", {{{{"N", 12288}}, {}}, {{{"N", 1001}}, {}}}, {{"x", {-4.0, 4.0}}}},
-        Case{"tests/data/f16_fold", {{{{"M", 96}, {"N", 512}}, {}}, {{{"M", 30}, {"N", 879}}, {}}}, {{"x", {-2.0, 2.0}}}},
+        Case{"tests/data/f16_fold",
+             {{{{"M", 96}, {"N", 512}}, {}}, {{{"M", 30}, {"N", 879}}, {}}},
+             {{"x", {-2.0, 2.0}}}},
         Case{"tests/data/one_row_scalars", {{{{"N", 512}}, {}}, {{{"N", 1000}}, {}}}},
         Case{"tests/data/grid_double", {{{{"M", 64}, {"N", 256}}, {}}, {{{"M", 37}, {"N", 1001}}, {{"alpha", 0.5}}}}},
         Case{"normalization/layer_norm", {{{{"M", 96}, {"N", 1024}}, {}}, {{{"M", 9}, {"N", 1000}}, {}}}},
@@ -228,9 +249,11 @@ INSTANTIATE_TEST_SUITE_P(
         // The cube path: several grid blocks and K tiles aligned, then M, N, K not multiples of 16 (tails in
         // every loop, a short last K tile, a vector core of a mixed kernel with fewer rows than its partner).
         Case{"matmul/matmul", {{{{"M", 256}, {"N", 512}, {"K", 128}}, {}}, {{{"M", 100}, {"N", 70}, {"K", 50}}, {}}}},
-        Case{"matmul/matmul_bt", {{{{"M", 256}, {"N", 256}, {"K", 256}}, {}}, {{{"M", 100}, {"N", 70}, {"K", 50}}, {}}}},
+        Case{"matmul/matmul_bt",
+             {{{{"M", 256}, {"N", 256}, {"K", 256}}, {}}, {{{"M", 100}, {"N", 70}, {"K", 50}}, {}}}},
         Case{"matmul/batch_matmul",
-             {{{{"BATCH", 2}, {"M", 128}, {"N", 256}, {"K", 256}}, {}}, {{{"BATCH", 3}, {"M", 100}, {"N", 70}, {"K", 150}}, {}}}},
+             {{{{"BATCH", 2}, {"M", 128}, {"N", 256}, {"K", 256}}, {}},
+              {{{"BATCH", 3}, {"M", 100}, {"N", 70}, {"K", 150}}, {}}}},
         Case{"mixed/matmul_bias_relu",
              {{{{"M", 256}, {"N", 256}, {"K", 128}}, {}}, {{{"M", 100}, {"N", 70}, {"K", 50}}, {}}}},
         Case{"mixed/matmul_gelu_scale",

@@ -49,13 +49,15 @@ TEST(Emitter, OutputIsDeterministicAndHasNoAbsolutePaths) {
 TEST(Emitter, EveryStatementFromTheDslCarriesItsLine) {
   Compiled c = compile(example("elementwise/add.tile"));
   ASSERT_EQ(c.status, 0) << c.err;
-  EXPECT_NE(c.out.find("    // add.tile:12: c = a + b\n    Add(cLocal, aLocal, bLocal, static_cast<int32_t>(tLen_));\n"),
-            std::string::npos)
+  EXPECT_NE(
+      c.out.find("    // add.tile:12: c = a + b\n    Add(cLocal, aLocal, bLocal, static_cast<int32_t>(tLen_));\n"),
+      std::string::npos)
       << c.out;
   EXPECT_NE(c.out.find("// add.tile:9: a = load(x[t])\n"), std::string::npos);
-  EXPECT_NE(c.out.find("extern \"C\" __global__ __aicore__ void add(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR workspace, "
-                       "GM_ADDR tiling)"),
-            std::string::npos);
+  EXPECT_NE(
+      c.out.find("extern \"C\" __global__ __aicore__ void add(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR workspace, "
+                 "GM_ADDR tiling)"),
+      std::string::npos);
 }
 
 TEST(Emitter, UnsupportedCopyIsAnErrorAtTheDslConstruct) {

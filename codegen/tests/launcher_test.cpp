@@ -31,8 +31,16 @@ class LauncherErrors : public ::testing::Test {
     std::ofstream(dir / "k.cpp") << code;
     support::SystemProcessRunner runner;
     support::ProcessSpec spec;
-    spec.argv = {"g++", "-std=c++17", "-O1", "-DASCENDC_CPU_DEBUG", "-I", TILECRAFT_EMU_INCLUDE_DIR,
-                 (dir / "k.cpp").string(), "-pthread", "-o", (dir / "k").string()};
+    spec.argv = {"g++",
+                 "-std=c++17",
+                 "-O1",
+                 "-DASCENDC_CPU_DEBUG",
+                 "-I",
+                 TILECRAFT_EMU_INCLUDE_DIR,
+                 (dir / "k.cpp").string(),
+                 "-pthread",
+                 "-o",
+                 (dir / "k").string()};
     spec.timeoutSeconds = 600;
     support::ProcessResult built = runner.run(spec);
     EXPECT_EQ(built.exitCode, 0) << built.err;

@@ -147,9 +147,9 @@ TEST(Project, InOutTensorsAreInputsAndRequiredAttributesHaveNoDefault) {
                       "shapes)."),
             std::string::npos);
   EXPECT_EQ(host.find("SetInferShape"), std::string::npos);
-  EXPECT_NE(readText(dir / "adam_custom.json")
-                .find("{\"name\": \"step\", \"param_type\": \"required\", \"type\": \"int\"}"),
-            std::string::npos);
+  EXPECT_NE(
+      readText(dir / "adam_custom.json").find("{\"name\": \"step\", \"param_type\": \"required\", \"type\": \"int\"}"),
+      std::string::npos);
   fs::remove_all(dir);
 }
 
@@ -207,11 +207,19 @@ TEST(Project, OpKernelTypeChecksAgainstTheEmulatorHeaders) {
     }
     ASSERT_FALSE(fields.empty()) << header;
     std::ofstream(dir / "check.cpp") << "#include <cstdint>\nstruct " << structName << " {\n"
-                                      << fields << "};\n#define TCEMU_TILING_TYPE " << structName
-                                      << "\n#include \"op_kernel/" << kernel << "_custom.cpp\"\n";
+                                     << fields << "};\n#define TCEMU_TILING_TYPE " << structName
+                                     << "\n#include \"op_kernel/" << kernel << "_custom.cpp\"\n";
     support::ProcessSpec spec;
-    spec.argv = {"g++", "-std=c++17", "-fsyntax-only", "-Wall", "-Wextra", "-Werror", "-DASCENDC_CPU_DEBUG",
-                 "-I", TILECRAFT_EMU_INCLUDE_DIR, "check.cpp"};
+    spec.argv = {"g++",
+                 "-std=c++17",
+                 "-fsyntax-only",
+                 "-Wall",
+                 "-Wextra",
+                 "-Werror",
+                 "-DASCENDC_CPU_DEBUG",
+                 "-I",
+                 TILECRAFT_EMU_INCLUDE_DIR,
+                 "check.cpp"};
     spec.workdir = dir.string();
     spec.timeoutSeconds = 600;
     support::SystemProcessRunner runner;
@@ -228,13 +236,12 @@ TEST(Project, BuildScriptOverlaysTheSourcesOnMsopgensSkeleton) {
   fs::path dir = root / "add";
   ASSERT_EQ(project(example("elementwise/add"), dir.string()).status, 0);
   fs::create_directories(root / "bin");
-  std::ofstream(root / "bin/msopgen")
-      << "#!/bin/sh\necho \"$@\" >> ../msopgen.args\nout=\"\"\n"
-         "while [ $# -gt 0 ]; do if [ \"$1\" = -out ]; then out=$2; fi; shift; done\n"
-         "mkdir -p $out/op_host $out/op_kernel\n"
-         "echo stub > $out/op_host/stub.cpp; echo stub > $out/op_host/stub_tiling.h\n"
-         "echo stub > $out/op_kernel/stub.cpp\n"
-         "printf '#!/bin/sh\\nls op_host op_kernel\\n' > $out/build.sh\n";
+  std::ofstream(root / "bin/msopgen") << "#!/bin/sh\necho \"$@\" >> ../msopgen.args\nout=\"\"\n"
+                                         "while [ $# -gt 0 ]; do if [ \"$1\" = -out ]; then out=$2; fi; shift; done\n"
+                                         "mkdir -p $out/op_host $out/op_kernel\n"
+                                         "echo stub > $out/op_host/stub.cpp; echo stub > $out/op_host/stub_tiling.h\n"
+                                         "echo stub > $out/op_kernel/stub.cpp\n"
+                                         "printf '#!/bin/sh\\nls op_host op_kernel\\n' > $out/build.sh\n";
   fs::permissions(root / "bin/msopgen", fs::perms::owner_all);
   support::ProcessSpec spec;
   spec.argv = {"bash", "build.sh"};
@@ -245,8 +252,9 @@ TEST(Project, BuildScriptOverlaysTheSourcesOnMsopgensSkeleton) {
   for (int run = 0; run < 2; ++run) {  // the second run reuses the skeleton
     support::ProcessResult r = runner.run(spec);
     EXPECT_EQ(r.exitCode, 0) << r.err;
-    EXPECT_EQ(r.out, "op_host:\nadd_custom.cpp\nadd_custom_tiling.h\n\nop_kernel:\nadd_custom.cpp\n"
-                     "package: skeleton/build_out/ (install: bash skeleton/build_out/custom_opp_*.run)\n");
+    EXPECT_EQ(r.out,
+              "op_host:\nadd_custom.cpp\nadd_custom_tiling.h\n\nop_kernel:\nadd_custom.cpp\n"
+              "package: skeleton/build_out/ (install: bash skeleton/build_out/custom_opp_*.run)\n");
   }
   EXPECT_EQ(readText(root / "msopgen.args"), "gen -i add_custom.json -c ai_core-Ascend910B3 -lan cpp -out skeleton\n");
   EXPECT_EQ(readText(dir / "skeleton/op_kernel/add_custom.cpp"), readText(dir / "op_kernel/add_custom.cpp"));

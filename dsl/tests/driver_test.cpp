@@ -56,21 +56,25 @@ TEST_F(DriverTest, TokensNeedOnlyTheLexer) {
 
 TEST_F(DriverTest, LaterStagesBelongToTheirDrivers) {
   EXPECT_EQ(run("ir-after=tiling"), 2);
-  EXPECT_EQ(err_.str(), "error: --emit=ir-after=tiling is produced by the IR driver, not the front end "
-                        "(passes::runCompileIr)\n");
+  EXPECT_EQ(err_.str(),
+            "error: --emit=ir-after=tiling is produced by the IR driver, not the front end "
+            "(passes::runCompileIr)\n");
   EXPECT_EQ(run("ascendc"), 2);
-  EXPECT_EQ(err_.str(), "error: --emit=ascendc is produced by the AscendC driver, not the front end "
-                        "(codegen::runCompileAscendC)\n");
+  EXPECT_EQ(err_.str(),
+            "error: --emit=ascendc is produced by the AscendC driver, not the front end "
+            "(codegen::runCompileAscendC)\n");
   EXPECT_EQ(run("project"), 2);
   EXPECT_EQ(out_.str(), "");
-  EXPECT_EQ(err_.str(), "error: --emit=project is produced by the project driver, not the front end "
-                        "(codegen::runCompileProject)\n");
+  EXPECT_EQ(err_.str(),
+            "error: --emit=project is produced by the project driver, not the front end "
+            "(codegen::runCompileProject)\n");
 }
 
 TEST_F(DriverTest, UsageErrors) {
   EXPECT_EQ(run("bogus"), 2);
-  EXPECT_EQ(err_.str(), "error: unknown --emit value 'bogus' (expected tokens, ast, ir, ir-after=PASS, ascendc or "
-                        "project)\n");
+  EXPECT_EQ(err_.str(),
+            "error: unknown --emit value 'bogus' (expected tokens, ast, ir, ir-after=PASS, ascendc or "
+            "project)\n");
   EXPECT_EQ(run("ast", "xml"), 2);
   EXPECT_EQ(err_.str(), "error: unknown --diagnostics value 'xml' (expected text or json)\n");
   CompileOptions missing;
@@ -85,10 +89,14 @@ TEST_F(DriverTest, UsageErrors) {
 TEST_F(DriverTest, CompileFileSkipsTheBackEndOnErrors) {
   bool ran = false;
   std::ostringstream err;
-  EXPECT_EQ(compileFile({path_, "text"}, [&](Program&) {
-    ran = true;
-    return std::vector<std::string>{};
-  }, err), 1);
+  EXPECT_EQ(compileFile(
+                {path_, "text"},
+                [&](Program&) {
+                  ran = true;
+                  return std::vector<std::string>{};
+                },
+                err),
+            1);
   EXPECT_FALSE(ran);
   EXPECT_NE(err.str().find("error: name 'nope' is not defined\n"), std::string::npos) << err.str();
 }
@@ -97,11 +105,15 @@ TEST_F(DriverTest, CompileFileLexOnlyAndInternalErrors) {
   std::ostringstream err;
   size_t tokens = 0;
   bool parsed = true;
-  EXPECT_EQ(compileFile({path_, "text", true}, [&](Program& p) {
-    tokens = p.tokens.size();
-    parsed = p.ast.size() > 0;
-    return std::vector<std::string>{"IR verifier: after tiling: broken"};
-  }, err), 1);
+  EXPECT_EQ(compileFile(
+                {path_, "text", true},
+                [&](Program& p) {
+                  tokens = p.tokens.size();
+                  parsed = p.ast.size() > 0;
+                  return std::vector<std::string>{"IR verifier: after tiling: broken"};
+                },
+                err),
+            1);
   EXPECT_GT(tokens, 50u);
   EXPECT_FALSE(parsed);
   EXPECT_EQ(err.str(), "internal compiler error: IR verifier: after tiling: broken\n");

@@ -27,9 +27,8 @@ TEST(Lexer, PendingDedentsAtEndOfFileAndNoFinalNewlineNeeded) {
 }
 
 TEST(Lexer, BlankAndCommentLinesDoNotChangeIndentation) {
-  EXPECT_EQ(kinds("if a:\n\n  # note\n    pass\n"),
-            (std::vector<K>{K::KwIf, K::Name, K::Colon, K::Newline, K::Indent, K::KwPass, K::Newline, K::Dedent,
-                            K::EndOfFile}));
+  EXPECT_EQ(kinds("if a:\n\n  # note\n    pass\n"), (std::vector<K>{K::KwIf, K::Name, K::Colon, K::Newline, K::Indent,
+                                                                    K::KwPass, K::Newline, K::Dedent, K::EndOfFile}));
 }
 
 TEST(Lexer, NewlinesInsideBracketsAreJoined) {
@@ -39,8 +38,8 @@ TEST(Lexer, NewlinesInsideBracketsAreJoined) {
 
 TEST(Lexer, OperatorsLongestMatchFirst) {
   EXPECT_EQ(kinds("a ** b // c <= d != e += 1 -> @\n"),
-            (std::vector<K>{K::Name, K::StarStar, K::Name, K::SlashSlash, K::Name, K::LessEq, K::Name, K::NotEq, K::Name,
-                            K::PlusAssign, K::Int, K::Arrow, K::At, K::Newline, K::EndOfFile}));
+            (std::vector<K>{K::Name, K::StarStar, K::Name, K::SlashSlash, K::Name, K::LessEq, K::Name, K::NotEq,
+                            K::Name, K::PlusAssign, K::Int, K::Arrow, K::At, K::Newline, K::EndOfFile}));
 }
 
 TEST(Lexer, NumbersAndStrings) {

@@ -102,8 +102,7 @@ TEST(Parser, MissingColonIsReportedAtTheEndOfTheHeader) {
 
 TEST(Parser, AstDumpIsIndentedWithPositions) {
   testing::Frontend f("N = dim()\n", false);
-  EXPECT_EQ(printAst(f.sources, f.ast),
-            "Module <1:1>\n  ConstDef N <1:1>\n    Call <1:5>\n      Name dim <1:5>\n");
+  EXPECT_EQ(printAst(f.sources, f.ast), "Module <1:1>\n  ConstDef N <1:1>\n    Call <1:5>\n      Name dim <1:5>\n");
 }
 
 }  // namespace

@@ -13,7 +13,8 @@ namespace {
 
 std::vector<std::string> exampleTexts() {
   std::vector<std::string> paths;
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(std::string(TILECRAFT_SOURCE_DIR) + "/examples")) {
+  for (const auto& entry :
+       std::filesystem::recursive_directory_iterator(std::string(TILECRAFT_SOURCE_DIR) + "/examples")) {
     if (entry.path().extension() == ".tile") paths.push_back(entry.path().string());
   }
   std::sort(paths.begin(), paths.end());

@@ -9,9 +9,7 @@
 namespace tilecraft::dsl {
 namespace {
 
-int64_t ubPeak(const testing::Frontend& f) {
-  return f.sema.kernels.at(0).peakBytes[static_cast<size_t>(Mem::UB)];
-}
+int64_t ubPeak(const testing::Frontend& f) { return f.sema.kernels.at(0).peakBytes[static_cast<size_t>(Mem::UB)]; }
 
 // RMSNorm over rows of up to 8192 f32 (32 KiB each), one row per tile.
 std::string rmsNorm(const std::string& tileArgs) {
@@ -19,7 +17,9 @@ std::string rmsNorm(const std::string& tileArgs) {
          "def rms(x: Tensor[f32, (M, N)], gamma: Tensor[f32, (1, N)], y: Tensor[f32, (M, N)], eps: f32 = 1e-6):\n"
          "    rows = split(M, cores=vector_cores())\n"
          "    with copyin:\n        g = load(gamma[0:1, :])\n"
-         "    for r in tiles(rows, size=1" + tileArgs + "):\n"
+         "    for r in tiles(rows, size=1" +
+         tileArgs +
+         "):\n"
          "        with copyin:\n            v = load(x[r, :])\n"
          "        with compute:\n            ms = reduce_mean(v * v, axis=-1)\n"
          "            out = v * rsqrt(ms + eps) * g\n"
@@ -32,8 +32,9 @@ TEST(SemaCapacity, QueueCopiesStayLiveForTheirWholeLoop) {
   testing::Frontend f(rmsNorm(""));
   ASSERT_EQ(f.diagnostics.errorCount(), 1u) << f.text();
   const auto& d = f.diagnostics.diagnostics().back();
-  EXPECT_EQ(d.message, "tiles in UB need 193 KiB (197664 bytes) at their peak (double-buffered) with tile size 1 "
-                       "for 'r'; 192 KiB available");
+  EXPECT_EQ(d.message,
+            "tiles in UB need 193 KiB (197664 bytes) at their peak (double-buffered) with tile size 1 "
+            "for 'r'; 192 KiB available");
   EXPECT_EQ(f.sources.text(d.span), "1");
   EXPECT_EQ(d.hint, "even size=1 for 'r' does not fit; shrink the other tile dimensions or use buffers=1");
   EXPECT_EQ(ubPeak(f), 197664);
@@ -55,8 +56,9 @@ TEST(SemaCapacity, HintComesFromTheLayout) {
       "        with copyout:\n            store(y[r, :], out)\n");
   ASSERT_EQ(f.diagnostics.errorCount(), 1u) << f.text();
   const auto& d = f.diagnostics.diagnostics().back();
-  EXPECT_EQ(d.message, "tiles in UB need 192.6 KiB (197184 bytes) at their peak (double-buffered) with tile size 2 "
-                       "for 'r'; 192 KiB available");
+  EXPECT_EQ(d.message,
+            "tiles in UB need 192.6 KiB (197184 bytes) at their peak (double-buffered) with tile size 2 "
+            "for 'r'; 192 KiB available");
   EXPECT_EQ(d.hint, "use size=1 for 'r' (the largest that fits)");
 }
 
@@ -65,8 +67,8 @@ std::string rowKernel(const std::string& compute, const std::string& store = "ou
   return "M = dim()\nN = 1024\n\n@kernel\ndef k(x: Tensor[f32, (M, N)], y: Tensor[f32, (M, N)]):\n"
          "    rows = split(M, cores=vector_cores())\n    for r in tiles(rows, size=4):\n"
          "        with copyin:\n            v = load(x[r, :])\n"
-         "        with compute:\n" + compute +
-         "        with copyout:\n            store(y[r, :], " + store + ")\n";
+         "        with compute:\n" +
+         compute + "        with copyout:\n            store(y[r, :], " + store + ")\n";
 }
 
 // An elementwise result may overwrite an operand that dies at it, but not one that is read later.
@@ -107,11 +109,9 @@ TEST(SemaLayout, TileBytesPadEveryRowTo32Bytes) {
 
 TEST(SemaLayout, FirstFitReusesDeadSpaceAndAlignsL0) {
   std::vector<LayoutItem> items = {
-      {Mem::UB, 1000, 1, 0, 1},  // placed after the big one, which is live at the same time
-      {Mem::UB, 2048, 1, 0, 3},
-      {Mem::UB, 1000, 1, 2, 3},  // overlaps only the big one: reuses the first's space
-      {Mem::L0A, 100, 1, 0, 1},
-      {Mem::L0A, 100, 1, 0, 1},
+      {Mem::UB, 1000, 1, 0, 1},                            // placed after the big one, which is live at the same time
+      {Mem::UB, 2048, 1, 0, 3}, {Mem::UB, 1000, 1, 2, 3},  // overlaps only the big one: reuses the first's space
+      {Mem::L0A, 100, 1, 0, 1}, {Mem::L0A, 100, 1, 0, 1},
   };
   Layout layout = placeBuffers(items);
   EXPECT_EQ(layout.offsets, (std::vector<int64_t>{2048, 0, 2048, 0, 512}));

@@ -11,10 +11,12 @@ std::string rowKernel(const std::string& compute, const std::string& store = "ou
   return "M = dim()\nN = 1024\n\n@kernel\ndef k(x: Tensor[f32, (M, N)], y: Tensor[f32, (M, N)], "
          "s: Tensor[f32, (M, 1)]):\n"
          "    rows = split(M, cores=vector_cores())\n"
-         "    for r in tiles(rows, size=" + std::to_string(size) + tileArgs + "):\n"
+         "    for r in tiles(rows, size=" +
+         std::to_string(size) + tileArgs +
+         "):\n"
          "        with copyin:\n            v = load(x[r, :])\n"
-         "        with compute:\n" + compute +
-         "        with copyout:\n            store(y[r, :], " + store + ")\n";
+         "        with compute:\n" +
+         compute + "        with copyout:\n            store(y[r, :], " + store + ")\n";
 }
 
 const Type& typeOfName(const testing::Frontend& f, const std::string& name) {
@@ -35,8 +37,9 @@ TEST(Sema, LoadGivesAUbTileWithTheTileDimension) {
 }
 
 TEST(Sema, ReductionsKeepTheReducedAxisAndBroadcastBack) {
-  testing::Frontend f(rowKernel("            m = reduce_max(v, axis=-1)\n            c = reduce_sum(v, axis=0)\n"
-                                "            i = argmax(v, axis=1)\n            out = v - m + c\n"));
+  testing::Frontend f(
+      rowKernel("            m = reduce_max(v, axis=-1)\n            c = reduce_sum(v, axis=0)\n"
+                "            i = argmax(v, axis=1)\n            out = v - m + c\n"));
   ASSERT_FALSE(f.diagnostics.hasErrors()) << f.text();
   EXPECT_EQ(typeStr(typeOfName(f, "m")), "f32[r, 1] in UB");
   EXPECT_EQ(typeStr(typeOfName(f, "c")), "f32[1, 1024] in UB");
@@ -79,8 +82,9 @@ TEST(Sema, PeakCountsDoubleBuffersOfQueuesOnly) {
 
 // A chain of temporaries: each dies at its last use, so the peak is not the sum of all of them.
 TEST(Sema, DeadTemporariesDoNotCountAtThePeak) {
-  testing::Frontend f(rowKernel("            a = v * 2.0\n            b = a + 1.0\n            c = b * b\n"
-                                "            out = c - 1.0\n"));
+  testing::Frontend f(
+      rowKernel("            a = v * 2.0\n            b = a + 1.0\n            c = b * b\n"
+                "            out = c - 1.0\n"));
   ASSERT_FALSE(f.diagnostics.hasErrors()) << f.text();
   // v and out are double-buffered queues whose copies rotate over the loop (2 x 32 KiB, live throughout);
   // a, b and c each die at the next op, which writes over them in place: one 16 KiB slot. 80 KiB in all.
@@ -100,8 +104,9 @@ TEST(Sema, CapacityHintIsComputedFromTheBudget) {
   testing::Frontend f(rowKernel("            out = v * 2.0\n", "out", 16));
   ASSERT_EQ(f.diagnostics.errorCount(), 1u) << f.text();
   const auto& d = f.diagnostics.diagnostics().back();  // after the warning about the unused tensor
-  EXPECT_EQ(d.message, "tiles in UB need 256 KiB at their peak (double-buffered) with tile size 16 for 'r'; 192 KiB "
-                       "available");
+  EXPECT_EQ(d.message,
+            "tiles in UB need 256 KiB at their peak (double-buffered) with tile size 16 for 'r'; 192 KiB "
+            "available");
   EXPECT_EQ(d.hint, "use size=8 for 'r' (12 is the largest that fits)");
   EXPECT_EQ(f.sources.text(d.span), "16");
   ASSERT_EQ(d.notes.size(), 2u);
@@ -162,38 +167,41 @@ TEST(Sema, UnknownBuiltinGetsADidYouMeanHint) {
   EXPECT_EQ(f.diagnostics.diagnostics()[0].hint, "did you mean 'reduce_sum'?");
 }
 
-
 std::string ifKernel(const std::string& body) {
   return "N = dim()\n@kernel\ndef k(x: Tensor[f32, (N,)], y: Tensor[f32, (N,)], flag: bool):\n"
          "    part = split(N, cores=vector_cores())\n    for t in tiles(part, size=64):\n"
-         "        with copyin:\n            v = load(x[t])\n" + body +
-         "        with copyout:\n            store(y[t], w)\n";
+         "        with copyin:\n            v = load(x[t])\n" +
+         body + "        with copyout:\n            store(y[t], w)\n";
 }
 
 TEST(SemaScopes, UpdatesInBothBranchesOfAnIfAreVisibleAfterIt) {
-  testing::Frontend f(ifKernel("        with compute:\n            w = v * 1.0\n        if flag:\n"
-                               "            with compute:\n                w = v * 2.0\n        else:\n"
-                               "            with compute:\n                w = v * 3.0\n"));
+  testing::Frontend f(
+      ifKernel("        with compute:\n            w = v * 1.0\n        if flag:\n"
+               "            with compute:\n                w = v * 2.0\n        else:\n"
+               "            with compute:\n                w = v * 3.0\n"));
   EXPECT_FALSE(f.diagnostics.hasErrors()) << f.text();
 }
 
 TEST(SemaScopes, ANameFromOneBranchIsNotVisibleInTheOther) {
-  testing::Frontend f(ifKernel("        if flag:\n            with compute:\n                u = v * 2.0\n"
-                               "        else:\n            with compute:\n                w = u * 3.0\n"));
-  EXPECT_EQ(f.messages(), "'u' is defined inside the if at line 8 and is not visible here\n"
-                          "'w' is defined inside the else branch at line 12 and is not visible here\n");
+  testing::Frontend f(
+      ifKernel("        if flag:\n            with compute:\n                u = v * 2.0\n"
+               "        else:\n            with compute:\n                w = u * 3.0\n"));
+  EXPECT_EQ(f.messages(),
+            "'u' is defined inside the if at line 8 and is not visible here\n"
+            "'w' is defined inside the else branch at line 12 and is not visible here\n");
 }
 
-
 TEST(SemaCores, SplitRequestsAndSingleCoreKernels) {
-  testing::Frontend all("N = dim()\n@kernel\ndef k(x: Tensor[f32, (N,)], y: Tensor[f32, (N,)]):\n"
-                        "    part = split(N, cores=vector_cores(8))\n    for t in tiles(part, size=64):\n"
-                        "        with copyin:\n            v = load(x[t])\n        with copyout:\n"
-                        "            store(y[t], v)\n");
+  testing::Frontend all(
+      "N = dim()\n@kernel\ndef k(x: Tensor[f32, (N,)], y: Tensor[f32, (N,)]):\n"
+      "    part = split(N, cores=vector_cores(8))\n    for t in tiles(part, size=64):\n"
+      "        with copyin:\n            v = load(x[t])\n        with copyout:\n"
+      "            store(y[t], v)\n");
   ASSERT_FALSE(all.diagnostics.hasErrors()) << all.text();
   EXPECT_EQ(all.sema.kernels[0].cores, 8);
-  testing::Frontend one("@kernel\ndef k(x: Tensor[f32, (64,)], y: Tensor[f32, (64,)]):\n"
-                        "    with copyin:\n        v = load(x[0:64])\n    with copyout:\n        store(y[0:64], v)\n");
+  testing::Frontend one(
+      "@kernel\ndef k(x: Tensor[f32, (64,)], y: Tensor[f32, (64,)]):\n"
+      "    with copyin:\n        v = load(x[0:64])\n    with copyout:\n        store(y[0:64], v)\n");
   ASSERT_FALSE(one.diagnostics.hasErrors()) << one.text();
   EXPECT_EQ(one.sema.kernels[0].cores, 1);
   EXPECT_EQ(one.sema.kernels[0].coreKind, CoreKind::Vector);

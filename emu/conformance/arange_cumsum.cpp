@@ -9,7 +9,7 @@
 using namespace AscendC;
 
 constexpr uint32_t ARANGE_N = 1000;
-constexpr uint32_t ROWS = 16, COLS = 64;  // float scan: 16 rows of 64
+constexpr uint32_t ROWS = 16, COLS = 64;    // float scan: 16 rows of 64
 constexpr uint32_t HROWS = 24, HCOLS = 32;  // half scan: 24 rows of 32, down the columns
 constexpr CumSumConfig columnScan = {false, false, false};
 

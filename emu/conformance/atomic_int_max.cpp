@@ -92,8 +92,10 @@ int main() {
     for (uint32_t b = 0; b < blockDim; b++) m = vals[b * COLS + i] > m ? vals[b * COLS + i] : m;
     if (maxOut[i] != m) ++bad;
   }
-  std::printf("atomic_int_max: int32 atomic add of %u bins and float atomic max of %u cols over %u cores, %u wrong "
-              "-> %s\n", BINS, COLS, blockDim, bad, bad == 0 ? "OK" : "MISMATCH");
+  std::printf(
+      "atomic_int_max: int32 atomic add of %u bins and float atomic max of %u cols over %u cores, %u wrong "
+      "-> %s\n",
+      BINS, COLS, blockDim, bad, bad == 0 ? "OK" : "MISMATCH");
   AscendC::GmFree(counts);
   AscendC::GmFree(vals);
   AscendC::GmFree(sumOut);

@@ -54,9 +54,9 @@ class KernelBraces {
     // x^T tiles back to GM rows: tile (ti, tj) row r -> GM row ti * 16 + r, columns tj * 16 ..
     for (uint32_t ti = 0; ti < N / 16; ti++)
       for (uint32_t tj = 0; tj < N / 16; tj++)
-        DataCopyPad(xtGm[ti * 16 * N + tj * 16], out[(ti * (N / 16) + tj) * 256],
-                    {16, static_cast<uint32_t>(16 * sizeof(half)), 0, static_cast<uint32_t>((N - 16) * sizeof(half)),
-                     0});
+        DataCopyPad(
+            xtGm[ti * 16 * N + tj * 16], out[(ti * (N / 16) + tj) * 256],
+            {16, static_cast<uint32_t>(16 * sizeof(half)), 0, static_cast<uint32_t>((N - 16) * sizeof(half)), 0});
     DataCopy(yGm, out[N * N], N * N);
     outQue.FreeTensor(out);
   }

@@ -137,9 +137,10 @@ int main() {
   }
   uint32_t sum = 0;
   for (uint32_t b : bad) sum += b;
-  std::printf("cast_roundtrip: %u elements, mismatches rint %u floor %u ceil %u trunc %u round->s32 %u "
-              "floor f16->s32 %u -> %s\n", total, bad[0], bad[1], bad[2], bad[3], bad[4], bad[5],
-              sum == 0 ? "OK" : "MISMATCH");
+  std::printf(
+      "cast_roundtrip: %u elements, mismatches rint %u floor %u ceil %u trunc %u round->s32 %u "
+      "floor f16->s32 %u -> %s\n",
+      total, bad[0], bad[1], bad[2], bad[3], bad[4], bad[5], sum == 0 ? "OK" : "MISMATCH");
   AscendC::GmFree(x);
   AscendC::GmFree(halves);
   AscendC::GmFree(ints);

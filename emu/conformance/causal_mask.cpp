@@ -78,8 +78,8 @@ int main() {
   std::uniform_real_distribution<float> dist(-10.0f, 10.0f);
   for (uint32_t i = 0; i < rows * cols; i++) s[i] = dist(rng);
   AscendC::SetKernelMode(KernelMode::AIV_MODE);
-  ICPU_RUN_KF(causal_mask_custom, blockDim, reinterpret_cast<uint8_t*>(s), reinterpret_cast<uint8_t*>(y),
-              rowsPerCore, cols);
+  ICPU_RUN_KF(causal_mask_custom, blockDim, reinterpret_cast<uint8_t*>(s), reinterpret_cast<uint8_t*>(y), rowsPerCore,
+              cols);
   uint32_t bad = 0;
   for (uint32_t r = 0; r < rows; r++)
     for (uint32_t c = 0; c < cols; c++) {

@@ -151,8 +151,8 @@ int main() {
       }
     }
   }
-  std::printf("conv_img2col: %ux%ux%u -> %ux%ux%u with a 3x3 filter, %u mismatches -> %s\n", H, W, CIN, HO,
-              WO, COUT, bad, bad == 0 ? "OK" : "MISMATCH");
+  std::printf("conv_img2col: %ux%ux%u -> %ux%ux%u with a 3x3 filter, %u mismatches -> %s\n", H, W, CIN, HO, WO, COUT,
+              bad, bad == 0 ? "OK" : "MISMATCH");
   AscendC::GmFree(x);
   AscendC::GmFree(w);
   AscendC::GmFree(y);

@@ -7,10 +7,10 @@ constexpr int32_t BUFFER_NUM = 2;
 
 struct ElementwiseTilingData {
   uint32_t totalLength;
-  uint32_t formerNum;     // blocks that get formerLength elements
+  uint32_t formerNum;  // blocks that get formerLength elements
   uint32_t formerLength;
-  uint32_t tailLength;    // the other blocks
-  uint32_t tileLength;    // elements per tile, 32-byte aligned
+  uint32_t tailLength;  // the other blocks
+  uint32_t tileLength;  // elements per tile, 32-byte aligned
 };
 
 class KernelMulAdd {

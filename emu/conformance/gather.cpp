@@ -5,8 +5,8 @@
 
 using namespace AscendC;
 
-constexpr uint32_t TABLE = 4096;    // entries in each table
-constexpr uint32_t N = 1024;        // lookups per block
+constexpr uint32_t TABLE = 4096;  // entries in each table
+constexpr uint32_t N = 1024;      // lookups per block
 
 class KernelGather {
  public:

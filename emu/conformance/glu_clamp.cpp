@@ -73,7 +73,7 @@ class KernelGluClamp {
 };
 
 extern "C" __global__ __aicore__ void glu_clamp(GM_ADDR gate, GM_ADDR up, GM_ADDR y, GM_ADDR r, GM_ADDR workspace,
-                                               GM_ADDR tiling) {
+                                                GM_ADDR tiling) {
   KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);
   (void)GetUserWorkspace(workspace);
   GluTiling t;

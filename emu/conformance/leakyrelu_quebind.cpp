@@ -84,8 +84,7 @@ int main() {
   for (uint32_t i = 0; i < total; i++) x[i] = dist(rng);
   AscendC::SetKernelMode(KernelMode::AIV_MODE);
   ICPU_RUN_KF(leaky_relu_custom, blockDim, reinterpret_cast<uint8_t*>(x), reinterpret_cast<uint8_t*>(y),
-              reinterpret_cast<uint8_t*>(copy), total,
-              alpha);
+              reinterpret_cast<uint8_t*>(copy), total, alpha);
   // One float multiply per negative element: exactly rounded, so the comparison is bit for bit.
   uint32_t bad = 0;
   for (uint32_t i = 0; i < total; i++) {

@@ -36,9 +36,7 @@ class KernelMaskedFill {
     DataCopy(f, fGm, rows * COLS);
     DataCopy(mask, maskGm, rows * MASK_COLS);
     // The same mask as bytes: 48 bytes of each GM row, each landing in its own 64-byte (32-byte aligned) UB row.
-    DataCopyPad(byteMask, maskBytesGm, {static_cast<uint16_t>(rows), COLS,
-                                                               MASK_COLS - COLS, 0, 0},
-                {false, 0, 0, 0});
+    DataCopyPad(byteMask, maskBytesGm, {static_cast<uint16_t>(rows), COLS, MASK_COLS - COLS, 0, 0}, {false, 0, 0, 0});
     inQue.EnQue(in);
     in = inQue.DeQue<uint8_t>();
     x = in.ReinterpretCast<half>();

@@ -7,8 +7,8 @@
 using namespace AscendC;
 
 constexpr uint32_t BAND_M = 32, N = 48, K = 96;
-constexpr uint32_t C0 = 32;                  // int8 elements per fractal row (32 bytes)
-constexpr uint32_t FRAC_ELEMS = 16 * C0;     // one 512-byte fractal
+constexpr uint32_t C0 = 32;               // int8 elements per fractal row (32 bytes)
+constexpr uint32_t FRAC_ELEMS = 16 * C0;  // one 512-byte fractal
 
 class KernelMatmulQuant {
  public:

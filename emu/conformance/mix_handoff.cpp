@@ -168,8 +168,8 @@ int main() {
       if (y[i * N + j] != want) ++bad;
     }
   }
-  std::printf("mix_handoff: %ux%ux%u (m x k x n) on %u blocks (AIC -> 2 AIV through GM), %u mismatches -> %s\n", m,
-              K, N, blockDim, bad, bad == 0 ? "OK" : "MISMATCH");
+  std::printf("mix_handoff: %ux%ux%u (m x k x n) on %u blocks (AIC -> 2 AIV through GM), %u mismatches -> %s\n", m, K,
+              N, blockDim, bad, bad == 0 ? "OK" : "MISMATCH");
   AscendC::GmFree(a);
   AscendC::GmFree(b);
   AscendC::GmFree(ws);

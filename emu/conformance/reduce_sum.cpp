@@ -5,8 +5,8 @@
 #include "kernel_operator.h"
 
 struct ReduceSumTiling {
-  uint32_t rows;          // total rows
-  uint32_t cols;          // elements per row
+  uint32_t rows;  // total rows
+  uint32_t cols;  // elements per row
   uint32_t rowsPerBlock;
 };
 

@@ -132,7 +132,8 @@ int main() {
   uint32_t bad = 0;
   for (uint32_t r = 0; r < rows; r++) {
     double ss = 0;
-    for (uint32_t c = 0; c < hidden; c++) ss += static_cast<double>(x[r * hidden + c]) * static_cast<float>(x[r * hidden + c]);
+    for (uint32_t c = 0; c < hidden; c++)
+      ss += static_cast<double>(x[r * hidden + c]) * static_cast<float>(x[r * hidden + c]);
     double rstd = 1.0 / std::sqrt(ss / hidden + 1e-6);
     for (uint32_t c = 0; c < hidden; c++) {
       double want = static_cast<float>(x[r * hidden + c]) * rstd * gamma[c];

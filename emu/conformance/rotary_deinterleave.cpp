@@ -77,8 +77,8 @@ class KernelRotary {
   uint32_t n = 0;
 };
 
-extern "C" __global__ __aicore__ void rotary_custom(GM_ADDR z, GM_ADDR cosv, GM_ADDR sinv, GM_ADDR outRe,
-                                                    GM_ADDR outIm, GM_ADDR kept, uint32_t pairs) {
+extern "C" __global__ __aicore__ void rotary_custom(GM_ADDR z, GM_ADDR cosv, GM_ADDR sinv, GM_ADDR outRe, GM_ADDR outIm,
+                                                    GM_ADDR kept, uint32_t pairs) {
   KernelRotary op;
   op.Init(z, cosv, sinv, outRe, outIm, pairs);
   op.Process();

@@ -89,8 +89,8 @@ int main() {
         if (nz[b * win + p * W0 + c] != x[b * per + (k * D1 + r) * D0 + col] + 1.0f) ++bad;
       }
   }
-  std::printf("slice_copy: %u blocks of %ux%ux%u floats, window %ux%ux%u, %u wrong -> %s\n", blockDim, D2, D1, D0,
-              D2, W1, W0, bad, bad == 0 ? "OK" : "MISMATCH");
+  std::printf("slice_copy: %u blocks of %ux%ux%u floats, window %ux%ux%u, %u wrong -> %s\n", blockDim, D2, D1, D0, D2,
+              W1, W0, bad, bad == 0 ? "OK" : "MISMATCH");
   AscendC::GmFree(x);
   AscendC::GmFree(y);
   AscendC::GmFree(nz);

@@ -6,8 +6,8 @@
 
 using namespace AscendC;
 
-constexpr uint32_t COLS = 64;            // one 256-byte repeat of float per row
-constexpr uint32_t ROWS_PER_TILE = 16;   // two Brcb repeats of 8 rows
+constexpr uint32_t COLS = 64;           // one 256-byte repeat of float per row
+constexpr uint32_t ROWS_PER_TILE = 16;  // two Brcb repeats of 8 rows
 
 class KernelSoftmaxRows {
  public:

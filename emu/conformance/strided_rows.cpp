@@ -6,7 +6,7 @@
 
 using namespace AscendC;
 
-constexpr uint32_t COLS = 64;                         // 128 bytes = 4 blocks per row
+constexpr uint32_t COLS = 64;  // 128 bytes = 4 blocks per row
 constexpr uint16_t ROW_BLOCKS = COLS * sizeof(half) / 32;
 
 class KernelStridedRows {

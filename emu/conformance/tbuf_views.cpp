@@ -73,7 +73,7 @@ class KernelViews {
 };
 
 extern "C" __global__ __aicore__ void views_custom(GM_ADDR x, GM_ADDR y, GM_ADDR bits, GM_ADDR fill, uint32_t n,
-                                                  float a, float b) {
+                                                   float a, float b) {
   KernelViews op;
   op.Init(x, y, bits, fill, n, a, b);
   op.Process();

@@ -41,8 +41,8 @@ class KernelSquaredDiff {
       start = static_cast<uint64_t>(idx) * t.formerLength;
     } else {
       length = t.tailLength;
-      start = static_cast<uint64_t>(t.formerNum) * t.formerLength + static_cast<uint64_t>(idx - t.formerNum) *
-                                                                         t.tailLength;
+      start =
+          static_cast<uint64_t>(t.formerNum) * t.formerLength + static_cast<uint64_t>(idx - t.formerNum) * t.tailLength;
     }
     tile = t.tileLength;
     xGm.SetGlobalBuffer((__gm__ float*)x + start, length);

@@ -11,4 +11,3 @@
 #include "emu/sync.h"
 #include "emu/launch.h"
 #include "emu/ops.h"
-

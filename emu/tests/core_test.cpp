@@ -132,7 +132,9 @@ TEST(LaunchTest, MixModeIndexesAivByGroupAndSubBlock) {
   std::vector<std::pair<int, int>> seen;
   SetKernelMode(KernelMode::MIX_MODE);
   tcemu::runKernel("mix", 2, [&] {
-    if ASCEND_IS_AIV { seen.push_back({static_cast<int>(GetBlockIdx()), static_cast<int>(GetSubBlockIdx())}); }
+    if ASCEND_IS_AIV {
+      seen.push_back({static_cast<int>(GetBlockIdx()), static_cast<int>(GetSubBlockIdx())});
+    }
   });
   SetKernelMode(KernelMode::AIV_MODE);
   EXPECT_EQ(seen, (std::vector<std::pair<int, int>>{{0, 0}, {1, 1}, {2, 0}, {3, 1}}));
@@ -147,8 +149,9 @@ TEST(LaunchTest, SyncAllDeadlockIsReported) {
     });
   });
   tcemu::failHandler() = nullptr;
-  EXPECT_EQ(msg, "deadlock: core 0 waits in SyncAll, but 1 of 2 cores finished without reaching it and the rest are "
-                 "blocked; hint: every core must call SyncAll the same number of times");
+  EXPECT_EQ(msg,
+            "deadlock: core 0 waits in SyncAll, but 1 of 2 cores finished without reaching it and the rest are "
+            "blocked; hint: every core must call SyncAll the same number of times");
 }
 
 }  // namespace
@@ -190,9 +193,10 @@ TEST_F(HazardTest, VectorWriteThenScalarReadNeedsAFlag) {
   LocalTensor<float> t = buf.Get<float>();
   Duplicate(t, 3.0f, 64);
   std::string msg = checkMessage([&] { t.GetValue(5); });
-  EXPECT_EQ(msg, "cross-pipe hazard: GetValue on pipe S reads data that Duplicate on pipe V wrote, with no queue, "
-                 "flag or barrier between them (block at byte 0); hint: pass the tensor through a TQue "
-                 "(EnQue/DeQue), or SetFlag<HardEvent::V_S>/WaitFlag<HardEvent::V_S> between the two calls");
+  EXPECT_EQ(msg,
+            "cross-pipe hazard: GetValue on pipe S reads data that Duplicate on pipe V wrote, with no queue, "
+            "flag or barrier between them (block at byte 0); hint: pass the tensor through a TQue "
+            "(EnQue/DeQue), or SetFlag<HardEvent::V_S>/WaitFlag<HardEvent::V_S> between the two calls");
 }
 
 TEST_F(HazardTest, PipeBarrierAllOrdersEverything) {

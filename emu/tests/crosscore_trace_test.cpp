@@ -131,9 +131,10 @@ TEST(CrossCoreFlags, AWaitNoSetReachesIsADeadlock) {
   });
   failHandler() = nullptr;
   currentLaunch() = nullptr;
-  EXPECT_EQ(msg, "deadlock: core 1 (AIV, block 0) waits for cross-core flag 6, but no running core can set it (1 of 2 "
-                 "cores finished); hint: a CrossCoreSetFlag with the same id must reach this core (mode 0: from every "
-                 "core of its kind, 1: from the other AIV of its block, 2: from the other kind in its block)");
+  EXPECT_EQ(msg,
+            "deadlock: core 1 (AIV, block 0) waits for cross-core flag 6, but no running core can set it (1 of 2 "
+            "cores finished); hint: a CrossCoreSetFlag with the same id must reach this core (mode 0: from every "
+            "core of its kind, 1: from the other AIV of its block, 2: from the other kind in its block)");
 }
 
 TEST(CrossCoreFlags, ModeOutOfRange) {

@@ -31,8 +31,8 @@ TEST_F(LoadFromGmTest, FractalsFollowStartIndexStrideAndGap) {
   LoadData2DParams p;
   p.startIndex = 1;
   p.repeatTimes = 2;
-  p.srcStride = 3;  // fractals 1 and 4
-  p.dstGap = 1;     // to slots 0 and 2
+  p.srcStride = 3;       // fractals 1 and 4
+  p.dstGap = 1;          // to slots 0 and 2
   p.ifTranspose = true;  // ignored on the GM path
   LoadData(dst, src_, p);
   const tcemu::Instr& in = core().trace().back();

@@ -237,9 +237,8 @@ TEST_F(FloatMatmulTest, FixpipeHonoursAtomicAdd) {
 
 TEST_F(FloatMatmulTest, MmadWithoutAFlagAfterLoadDataIsAHazard) {
   LoadData(a2_.Get<float>(), a1_.Get<float>(), LoadData2DParams(0, 1, 1, 0, 0, false, 0));
-  std::string msg = checkMessage([&] {
-    Mmad(co1_.Get<float>(), a2_.Get<float>(), b2_.Get<float>(), MmadParams(M, N, K, 0, false, true));
-  });
+  std::string msg = checkMessage(
+      [&] { Mmad(co1_.Get<float>(), a2_.Get<float>(), b2_.Get<float>(), MmadParams(M, N, K, 0, false, true)); });
   EXPECT_EQ(msg.rfind("cross-pipe hazard: Mmad fm on pipe M reads data that LoadData on pipe MTE1 wrote", 0), 0u)
       << msg;
 }
@@ -271,11 +270,10 @@ TEST_F(CubePathTest, CubeParameterChecks) {
   EXPECT_EQ(checkMessage([&] { LoadData(a2[16], a1, LoadData2DParams(0, 1, 1, 0, 0, false, 0)); }),
             "LoadData dst address L0A+32 is not 512-byte aligned (32 bytes past a boundary); hint: offset tensors by "
             "multiples of 512 bytes");
-  EXPECT_EQ(checkMessage([&] {
-              LoadData(b2_.Get<float>(), a1_.Get<float>(), LoadData2DParams(0, 1, 1, 0, 0, true, 0));
-            }),
-            "LoadData with ifTranspose transposes 16x16 fractals of 2-byte types only, not float; hint: use "
-            "LoadDataWithTranspose, or lay the matrix out transposed in GM");
+  EXPECT_EQ(
+      checkMessage([&] { LoadData(b2_.Get<float>(), a1_.Get<float>(), LoadData2DParams(0, 1, 1, 0, 0, true, 0)); }),
+      "LoadData with ifTranspose transposes 16x16 fractals of 2-byte types only, not float; hint: use "
+      "LoadDataWithTranspose, or lay the matrix out transposed in GM");
   EXPECT_EQ(checkMessage([&] { LoadData(a2, a2, LoadData2DParams(0, 1, 1, 0, 0, false, 0)); }),
             "LoadData src is in L0A (A2); LoadData with LoadData2DParams reads L1 (A1/B1)");
   EXPECT_EQ(checkMessage([&] { LoadData(co1_.Get<half>(), a1, LoadData2DParams(0, 1, 1, 0, 0, false, 0)); }),
@@ -318,14 +316,12 @@ TEST_F(FloatMatmulTest, FixpipeChecks) {
             "scales in cbufWorkspace)");
   EXPECT_EQ(checkMessage([&] { Fixpipe(fl.t_, c1, FixpipeParamsV220(N, M, M, N, false, NoQuant, 0, 2, 1, 1, 0)); }),
             "Fixpipe with ndNum 2 is not emulated; hint: issue one call per matrix");
-  EXPECT_EQ(checkMessage([&] {
-              Fixpipe(fl.t_, c1, FixpipeParamsV220(N, M, M, N, false, NoQuant, 0, 1, 0, 0, 0, true));
-            }),
-            "Fixpipe with isChannelSplit is not emulated");
-  EXPECT_EQ(checkMessage([&] {
-              Fixpipe<float, float, CFG_COLUMN_MAJOR>(fl.t_, c1, FixpipeParamsV220(N, M, M, N, false));
-            }),
-            "Fixpipe with CFG_COLUMN_MAJOR is not supported on 910B; hint: use CFG_ROW_MAJOR or CFG_NZ");
+  EXPECT_EQ(
+      checkMessage([&] { Fixpipe(fl.t_, c1, FixpipeParamsV220(N, M, M, N, false, NoQuant, 0, 1, 0, 0, 0, true)); }),
+      "Fixpipe with isChannelSplit is not emulated");
+  EXPECT_EQ(
+      checkMessage([&] { Fixpipe<float, float, CFG_COLUMN_MAJOR>(fl.t_, c1, FixpipeParamsV220(N, M, M, N, false)); }),
+      "Fixpipe with CFG_COLUMN_MAJOR is not supported on 910B; hint: use CFG_ROW_MAJOR or CFG_NZ");
   EXPECT_EQ(checkMessage([&] { Fixpipe(fl.t_, a1_.Get<float>(), FixpipeParamsV220(N, M, M, N, false)); }),
             "Fixpipe src is in L1 (A1); it copies out of L0C (CO1)");
 }

@@ -66,7 +66,9 @@ TEST_F(DataCopyReduceTest, ErrorsNameTheApi) {
   EXPECT_EQ(checkMessage([&] { DataCopyWithReduce<uint32_t, ReduceType::REDUCE_ADD>(g, u, 8); }),
             "DataCopyWithReduce does not support uint32_t on 910B (supported: half, float, int16_t, int32_t, int8_t, "
             "bfloat16_t)");
-  EXPECT_EQ(checkMessage([&] { DataCopyPadWithReduce<uint32_t, ReduceType::REDUCE_MAX>(g, u, {1, 4, 0, 0, 0}); }),
+  EXPECT_EQ(checkMessage([&] {
+              DataCopyPadWithReduce<uint32_t, ReduceType::REDUCE_MAX>(g, u, {1, 4, 0, 0, 0});
+            }),
             "DataCopyPadWithReduce does not support uint32_t on 910B (supported: half, float, int16_t, int32_t, "
             "int8_t, bfloat16_t)");
 }

@@ -116,7 +116,7 @@ TEST_F(SliceTest, EnhancedParamsMoveAsThePlainForm) {
   for (int i = 0; i < 64; ++i) x[i] = static_cast<float>(i) - 3.0f;
   LocalTensor<float> t = buf_.Get<float>();
   DataCopyEnhancedParams enh;
-  enh.isRelu = true;  // a CO1 -> UB option: no effect on GM paths, as on 910B
+  enh.isRelu = true;                                   // a CO1 -> UB option: no effect on GM paths, as on 910B
   DataCopy(t, x.t_, DataCopyParams(2, 1, 1, 0), enh);  // blocks 0 and 2 of x into blocks 0 and 1
   EXPECT_EQ(core().trace().back().bursts, 2u);
   mte2ToMte3();

@@ -167,7 +167,8 @@ TEST_F(DataCopyTest, MissingSyncBetweenCopyInAndCopyOutIsAHazard) {
   DataCopy(t, in.tensor(), 8);
   std::string msg = checkMessage([&] { DataCopy(out.tensor(), t, 8); });
   EXPECT_EQ(msg.rfind("cross-pipe hazard: DataCopy src on pipe MTE3 reads data that DataCopy on pipe MTE2 wrote", 0),
-            0u) << msg;
+            0u)
+      << msg;
 }
 
 TEST_F(DataCopyTest, VectorCopiesDoNothingOnACubeCore) {
@@ -308,8 +309,8 @@ TEST_F(DataCopyTest, OlderPadParamsFormUsesTheSameUnits) {
   Gm<int16_t> in(32);
   LocalTensor<int16_t> t = ub<int16_t>(64);
   DataCopyPad(t, in.tensor(), DataCopyParams(1, 6, 0, 0), DataCopyPadParams(true, 0, 1, 0x7fff));
-  const int16_t want[16] = {0, 1, 2, 0x7fff, 0x7fff, 0x7fff, 0x7fff, 0x7fff, 0x7fff, 0x7fff, 0x7fff, 0x7fff,
-                            0x7fff, 0x7fff, 0x7fff, 0x7fff};
+  const int16_t want[16] = {0,      1,      2,      0x7fff, 0x7fff, 0x7fff, 0x7fff, 0x7fff,
+                            0x7fff, 0x7fff, 0x7fff, 0x7fff, 0x7fff, 0x7fff, 0x7fff, 0x7fff};
   for (int i = 0; i < 16; ++i) EXPECT_EQ(t.GetPhyAddr()[i], want[i]) << i;
 }
 
@@ -331,9 +332,8 @@ TEST_F(DataCopyTest, PadUbToGmWritesOnlyBlockLenBytes) {
 TEST_F(DataCopyTest, PadBlockLenMustBeWholeElements) {
   Gm<float> in(16);
   LocalTensor<float> t = ub<float>(64);
-  EXPECT_EQ(checkMessage([&] {
-              DataCopyPad(t, in.tensor(), DataCopyExtParams(1, 10, 0, 0, 0), DataCopyPadExtParams<float>());
-            }),
+  EXPECT_EQ(checkMessage(
+                [&] { DataCopyPad(t, in.tensor(), DataCopyExtParams(1, 10, 0, 0, 0), DataCopyPadExtParams<float>()); }),
             "DataCopyPad blockLen is 10 bytes, not a multiple of sizeof(float) = 4; hint: blockLen counts bytes, so "
             "pass count * sizeof(float)");
 }

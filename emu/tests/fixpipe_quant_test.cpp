@@ -46,7 +46,8 @@ class FixpipeQuantTest : public CubeTest {
   template <typename T>
   T peek(const LocalTensor<T>& t, size_t i) {
     T v;
-    std::memcpy(static_cast<void*>(&v), core().arena(t.ref_.mem).data.data() + t.ref_.offset + i * sizeof(T), sizeof(T));
+    std::memcpy(static_cast<void*>(&v), core().arena(t.ref_.mem).data.data() + t.ref_.offset + i * sizeof(T),
+                sizeof(T));
     return v;
   }
   TPipe pipe_;
@@ -57,15 +58,16 @@ class FixpipeQuantTest : public CubeTest {
 
 TEST_F(FixpipeQuantTest, QF322B8RoundsHalfToEvenAddsTheOffsetAndSaturates) {
   std::vector<float> c(M * N, 0.0f);
-  c[0] = 5.0f;     // 5 * 0.5 = 2.5 -> 2 (even), + 3 = 5
-  c[1] = 7.0f;     // 3.5 -> 4, + 3 = 7
-  c[2] = -1000.f;  // saturates at -128
-  c[3] = 1000.f;   // saturates at 127
+  c[0] = 5.0f;       // 5 * 0.5 = 2.5 -> 2 (even), + 3 = 5
+  c[1] = 7.0f;       // 3.5 -> 4, + 3 = 7
+  c[2] = -1000.f;    // saturates at -128
+  c[3] = 1000.f;     // saturates at 127
   c[N + 5] = -3.0f;  // -1.5 -> -2, + 3 = 1
   c[N + 6] = 9.0f;   // 4.5 -> 4, + 3 = 7: rounded before the offset (4.5 + 3 = 7.5 would round to 8)
   LocalTensor<float> src = c0(c);
   Gm<int8_t> out(M * N);
-  Fixpipe(out.t_, src, FixpipeParamsV220(N, M, M, N, false, QF322B8_PRE, static_cast<int64_t>(scaleWord(0.5f, 3)), 1, 0, 0, 0));
+  Fixpipe(out.t_, src,
+          FixpipeParamsV220(N, M, M, N, false, QF322B8_PRE, static_cast<int64_t>(scaleWord(0.5f, 3)), 1, 0, 0, 0));
   EXPECT_EQ(out[0], 5);
   EXPECT_EQ(out[1], 7);
   EXPECT_EQ(out[2], -128);
@@ -83,7 +85,8 @@ TEST_F(FixpipeQuantTest, ReluComesBeforeTheQuantisation) {
   std::vector<float> c(M * N, -4.0f);
   LocalTensor<float> src = c0(c);
   Gm<int8_t> out(M * N);
-  Fixpipe(out.t_, src, FixpipeParamsV220(N, M, M, N, true, QF322B8_PRE, static_cast<int64_t>(scaleWord(1.0f, -2)), 1, 0, 0, 0));
+  Fixpipe(out.t_, src,
+          FixpipeParamsV220(N, M, M, N, true, QF322B8_PRE, static_cast<int64_t>(scaleWord(1.0f, -2)), 1, 0, 0, 0));
   EXPECT_EQ(out[7], -2);  // relu(-4) = 0, then + offset -2
 }
 
@@ -112,7 +115,8 @@ TEST_F(FixpipeQuantTest, DeqF16RoundsTheExactProductOnceAndDropsTheLow13ScaleBit
   LocalTensor<int32_t> src = c0(c);
   Gm<half> out(M * N);
   // 0x3F801FFF is 1.000977 as a float; the register keeps bits [31:13], so the scale is exactly 1.0.
-  Fixpipe(out.t_, src, FixpipeParamsV220(N, M, M, N, false, DEQF16, static_cast<int64_t>(bitsWord(0x3F801FFFu)), 1, 0, 0, 0));
+  Fixpipe(out.t_, src,
+          FixpipeParamsV220(N, M, M, N, false, DEQF16, static_cast<int64_t>(bitsWord(0x3F801FFFu)), 1, 0, 0, 0));
   EXPECT_EQ(tcemu::toFloat(out[0]), 1000.0f);  // not 1001 (the untruncated scale)
   EXPECT_EQ(tcemu::toFloat(out[1]), 4096.0f);
 }
@@ -135,7 +139,8 @@ TEST_F(FixpipeQuantTest, OneByteNzOutputMergesTwoStripsIntoOneC0Of32) {
     for (int j = 0; j < N; ++j) c[i * N + j] = static_cast<float>(i + j);
   LocalTensor<float> src = c0(c);
   LocalTensor<int8_t> dst = l1_.Get<int8_t>();
-  Fixpipe<int8_t, float, CFG_NZ>(dst, src, FixpipeParamsV220(N, M, M, M, false, QF322B8_PRE, static_cast<int64_t>(scaleWord(1.0f)), 1, 0, 0, 0));
+  Fixpipe<int8_t, float, CFG_NZ>(
+      dst, src, FixpipeParamsV220(N, M, M, M, false, QF322B8_PRE, static_cast<int64_t>(scaleWord(1.0f)), 1, 0, 0, 0));
   for (int i = 0; i < M; ++i)
     for (int j = 0; j < N; ++j) ASSERT_EQ(peek(dst, i * 32 + j), i + j) << i << "," << j;
 }
@@ -147,10 +152,11 @@ TEST_F(FixpipeQuantTest, Checks) {
   Gm<int8_t> i8(M * N);
   Gm<int32_t> i32(M * N);
   Gm<float> fl(M * N);
-  EXPECT_EQ(checkMessage([&] { Fixpipe(i8.t_, f, ws, FixpipeParamsV220(N, M, M, N, false, QF322B8_PRE, 0, 1, 0, 0, 0)); }),
-            "Fixpipe with a cbufWorkspace and quantPre 24 moves nothing on 910B: CANN runs only VDEQF16, "
-            "VQF322B8_PRE and VREQ8 in this form; hint: call Fixpipe without cbufWorkspace, or use a per-channel "
-            "quantPre");
+  EXPECT_EQ(
+      checkMessage([&] { Fixpipe(i8.t_, f, ws, FixpipeParamsV220(N, M, M, N, false, QF322B8_PRE, 0, 1, 0, 0, 0)); }),
+      "Fixpipe with a cbufWorkspace and quantPre 24 moves nothing on 910B: CANN runs only VDEQF16, "
+      "VQF322B8_PRE and VREQ8 in this form; hint: call Fixpipe without cbufWorkspace, or use a per-channel "
+      "quantPre");
   EXPECT_EQ(checkMessage([&] { Fixpipe(i8.t_, f, FixpipeParamsV220(N, M, M, N, false, VQF322B8_PRE, 0, 1, 0, 0, 0)); }),
             "Fixpipe with quantPre 23 (per-channel) reads its scales from a cbufWorkspace tensor; hint: call "
             "Fixpipe(dst, src, cbufWorkspace, params) with nSize uint64 quant words in L1");
@@ -160,8 +166,9 @@ TEST_F(FixpipeQuantTest, Checks) {
   EXPECT_EQ(checkMessage([&] { Fixpipe(l1_.Get<float>(), f, FixpipeParamsV220(N, M, M, N, false)); }),
             "Fixpipe from float to float into L1 is not supported on 910B (to L1: float to half, bfloat16_t, int8_t "
             "or uint8_t; int32_t to half, int8_t or uint8_t)");
-  EXPECT_EQ(checkMessage([&] { Fixpipe(l1_.Get<half>(), f, FixpipeParamsV220(N, M, M, N, false, F322F16, 0, 1, 0, 0, 0)); }),
-            "Fixpipe to L1 (A1) writes NZ only; hint: use Fixpipe<DstT, SrcT, CFG_NZ>");
+  EXPECT_EQ(
+      checkMessage([&] { Fixpipe(l1_.Get<half>(), f, FixpipeParamsV220(N, M, M, N, false, F322F16, 0, 1, 0, 0, 0)); }),
+      "Fixpipe to L1 (A1) writes NZ only; hint: use Fixpipe<DstT, SrcT, CFG_NZ>");
   EXPECT_EQ(checkMessage([&] {
               Fixpipe<int8_t, float, CFG_NZ>(l1_.Get<int8_t>(), f,
                                              FixpipeParamsV220(16, M, M, M, false, QF322B8_PRE, 0, 1, 0, 0, 0));
@@ -170,7 +177,8 @@ TEST_F(FixpipeQuantTest, Checks) {
   TBuf<TPosition::VECCALC> ub;
   pipe_.InitBuffer(ub, 512);
   EXPECT_EQ(checkMessage([&] {
-              Fixpipe<half, float, CFG_NZ>(ub.Get<half>(), f, FixpipeParamsV220(N, M, M, M, false, F322F16, 0, 1, 0, 0, 0));
+              Fixpipe<half, float, CFG_NZ>(ub.Get<half>(), f,
+                                           FixpipeParamsV220(N, M, M, M, false, F322F16, 0, 1, 0, 0, 0));
             }),
             "Fixpipe dst is in UB (VECCALC); a local Fixpipe destination is L1 (A1/B1/C1) on 910B; hint: copy to "
             "GM with the GlobalTensor form");

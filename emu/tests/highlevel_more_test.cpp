@@ -153,8 +153,8 @@ TYPED_TEST(HighLevelMoreTypedTest, TranscendentalsMatchTheDoubleReference) {
 
 TYPED_TEST(HighLevelMoreTypedTest, RoundingSignAndClampAreExact) {
   using T = TypeParam;
-  const std::vector<double> in = {-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, -1.25, 1.75, 0.0, 3.0, -7.0, 0.25, 6.5, -6.5,
-                                   100.0, -0.0};
+  const std::vector<double> in = {-2.5, -1.5, -0.5, 0.5,  1.5, 2.5,  -1.25, 1.75,
+                                  0.0,  3.0,  -7.0, 0.25, 6.5, -6.5, 100.0, -0.0};
   const uint32_t n = static_cast<uint32_t>(in.size());
   LocalTensor<T> x = this->template buffer<T>(n * sizeof(T)), y = this->template buffer<T>(n * sizeof(T));
   LocalTensor<uint8_t> tmp = this->template buffer<uint8_t>(1024);
@@ -180,8 +180,8 @@ TYPED_TEST(HighLevelMoreTypedTest, RoundingSignAndClampAreExact) {
 TEST_F(HighLevelMoreTest, IntegerPowerIsExactAndWraps) {
   const std::vector<int32_t> base = {3, -2, 7, 2, -1, 1, 2, 0, 10, -3, 5, 2, 0, -1, 4, 6};
   const std::vector<int32_t> ex = {5, 3, 0, -1, -3, -5, 31, 0, 9, 4, 1, 32, 3, 4, 2, 12};
-  const std::vector<int32_t> want = {243, -8, 1, 0, -1, 1, INT32_MIN, 1, 1000000000, 81, 5, 0, 0, 1, 16,
-                                     -2118184960};  // 6^12 = 2176782336 wraps modulo 2^32
+  const std::vector<int32_t> want = {243, -8, 1, 0, -1, 1,  INT32_MIN,  1, 1000000000,
+                                     81,  5,  0, 0, 1,  16, -2118184960};  // 6^12 = 2176782336 wraps modulo 2^32
   LocalTensor<int32_t> b = buffer<int32_t>(64), e = buffer<int32_t>(64), y = buffer<int32_t>(64);
   uint32_t ins = core().begin(tcemu::Pipe::V, tcemu::OpClass::Vector, "fill", tcemu::SrcLoc::current());
   core().write(ins, b.ref_, 0, 64, "fill", tcemu::SrcLoc::current());

@@ -231,7 +231,8 @@ TYPED_TEST(HighLevelTypedTest, SoftMaxRowsWithStatsAndTiling) {
   this->pipe_.InitBuffer(bs, m * 32);
   this->pipe_.InitBuffer(bm, m * 32);
   this->pipe_.InitBuffer(bt, GetSoftMaxMinTmpSize(ge::Shape({m, k}), sizeof(T), false));
-  LocalTensor<T> x = bx.template Get<T>(), y = by.template Get<T>(), s = bs.template Get<T>(), mx = bm.template Get<T>();
+  LocalTensor<T> x = bx.template Get<T>(), y = by.template Get<T>(), s = bs.template Get<T>(),
+                 mx = bm.template Get<T>();
   std::vector<double> in = this->template asT<T>(this->random(m * k, -4.0, 4.0, 11));
   this->fill(x, in);
   SoftMax<T>(y, s, mx, x, bt.template Get<uint8_t>(), tiling, SoftMaxShapeInfo{m, k, m, ori});
@@ -300,10 +301,14 @@ TEST_F(HighLevelTest, SoftMaxShapeErrors) {
   EXPECT_EQ(checkMessage([&] { SoftMax<half>(x, x, SoftMaxTiling{}); }),
             "SoftMax with an empty shape: SoftMaxShapeInfo and the tiling both give srcM = 0, srcK = 0; hint: pass "
             "SoftMaxShapeInfo{srcM, srcK, oriSrcM, oriSrcK} or a tiling filled by SoftMaxTilingFunc");
-  EXPECT_EQ(checkMessage([&] { SoftMax<half>(x, x, SoftMaxTiling{}, SoftMaxShapeInfo{2, 20, 2, 20}); }),
+  EXPECT_EQ(checkMessage([&] {
+              SoftMax<half>(x, x, SoftMaxTiling{}, SoftMaxShapeInfo{2, 20, 2, 20});
+            }),
             "SoftMax srcK = 20 half elements is 40 bytes, not a multiple of 32; hint: pad the last axis to 32 elements "
             "and pass the real length as oriSrcK");
-  EXPECT_EQ(checkMessage([&] { SoftMax<half>(x, x, SoftMaxTiling{}, SoftMaxShapeInfo{2, 32, 2, 40}); }),
+  EXPECT_EQ(checkMessage([&] {
+              SoftMax<half>(x, x, SoftMaxTiling{}, SoftMaxShapeInfo{2, 32, 2, 40});
+            }),
             "SoftMax oriSrcK = 40 is larger than srcK = 32; hint: srcK is the padded row length, oriSrcK the real one");
   EXPECT_EQ(checkMessage([&] {
               SoftMax<half>(x, x, bt.Get<uint8_t>(), SoftMaxTiling{}, SoftMaxShapeInfo{2, 32, 2, 32});
@@ -509,10 +514,15 @@ TEST_F(HighLevelTest, MeanOfHalfWithFloatAccumulation) {
   double want = 0;
   for (uint32_t j = 0; j < n; ++j) want += in[j];
   expectNear<half>(values(y, 1), {want / n});
-  EXPECT_EQ(checkMessage([&] { Sum<half>(y, x, bt.Get<uint8_t>(), SumParams{1, 300, 300}); }),
+  EXPECT_EQ(checkMessage([&] {
+              Sum<half>(y, x, bt.Get<uint8_t>(), SumParams{1, 300, 300});
+            }),
             "Sum inner = 300 must be n = 300 rounded up to 32 bytes (16 half elements); hint: set inner = 304");
-  EXPECT_EQ(checkMessage([&] { Sum<half>(y, x, SumParams{0, 304, 300}); }),
-            "Sum with outter = 0, n = 300: nothing to reduce; hint: set outter (rows) and n (row length) to at least 1");
+  EXPECT_EQ(
+      checkMessage([&] {
+        Sum<half>(y, x, SumParams{0, 304, 300});
+      }),
+      "Sum with outter = 0, n = 300: nothing to reduce; hint: set outter (rows) and n (row length) to at least 1");
 }
 
 TEST(HighLevelOrderTest, TreeSumAddsPairsWithinEachRepeatThenRepeatsInOrder) {

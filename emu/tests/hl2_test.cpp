@@ -206,9 +206,10 @@ TEST_F(Hl2Test, SimpleSoftMaxUsesTheGivenStats) {
   std::vector<float> v(16);
   for (int i = 0; i < 16; ++i) v[i] = 0.3f * static_cast<float>(i) - 2.0f;
   LocalTensor<float> src = filled<float>(v, 64);
-  LocalTensor<float> maxT = filled<float>({1.0f, 1, 1, 1, 1, 1, 1, 1, -0.5f, -0.5f, -0.5f, -0.5f, -0.5f, -0.5f, -0.5f,
-                                           -0.5f}, 64);
-  LocalTensor<float> sumT = filled<float>({3.0f, 3, 3, 3, 3, 3, 3, 3, 7.5f, 7.5f, 7.5f, 7.5f, 7.5f, 7.5f, 7.5f, 7.5f}, 64);
+  LocalTensor<float> maxT =
+      filled<float>({1.0f, 1, 1, 1, 1, 1, 1, 1, -0.5f, -0.5f, -0.5f, -0.5f, -0.5f, -0.5f, -0.5f, -0.5f}, 64);
+  LocalTensor<float> sumT =
+      filled<float>({3.0f, 3, 3, 3, 3, 3, 3, 3, 7.5f, 7.5f, 7.5f, 7.5f, 7.5f, 7.5f, 7.5f, 7.5f}, 64);
   LocalTensor<float> dst = buffer<float>(64);
   LocalTensor<uint8_t> tmp = buffer<uint8_t>(1024);
   SoftMaxTiling tiling;
@@ -244,16 +245,24 @@ TEST_F(Hl2Test, SimpleSoftMaxChecks) {
   EXPECT_EQ(checkMessage([&] { SimpleSoftMax<float>(dst, stat, stat, src, tiling); }),
             "SimpleSoftMax with an empty shape: SoftMaxShapeInfo and the tiling both give srcM = 0, srcK = 0; hint: "
             "pass SoftMaxShapeInfo{srcM, srcK, oriSrcM, oriSrcK} or a tiling filled by SoftMaxTilingFunc");
-  EXPECT_EQ(checkMessage([&] { SimpleSoftMax<float>(dst, stat, stat, src, tiling, {2, 6, 2, 6}); }),
+  EXPECT_EQ(checkMessage([&] {
+              SimpleSoftMax<float>(dst, stat, stat, src, tiling, {2, 6, 2, 6});
+            }),
             "SimpleSoftMax srcK = 6 float elements is 24 bytes, not a multiple of 32; hint: pad the last axis to 8 "
             "elements and pass the real length as oriSrcK");
-  EXPECT_EQ(checkMessage([&] { SimpleSoftMax<float>(dst, stat, stat, src, tiling, {2, 8, 2, 9}); }),
+  EXPECT_EQ(checkMessage([&] {
+              SimpleSoftMax<float>(dst, stat, stat, src, tiling, {2, 8, 2, 9});
+            }),
             "SimpleSoftMax oriSrcK = 9 is larger than srcK = 8; hint: srcK is the padded row length, oriSrcK the "
             "real one");
-  EXPECT_EQ(checkMessage([&] { SimpleSoftMax<float>(dst, stat, stat, src, small, tiling, {2, 8, 2, 8}); }),
+  EXPECT_EQ(checkMessage([&] {
+              SimpleSoftMax<float>(dst, stat, stat, src, small, tiling, {2, 8, 2, 8});
+            }),
             "SimpleSoftMax sharedTmpBuffer has 32 bytes; this call needs at least 96 bytes; hint: size the buffer "
             "with GetSoftMaxMinTmpSize (minimum 96 bytes)");
-  EXPECT_EQ(checkMessage([&] { SimpleSoftMax<float, false, false, true>(dst, stat, stat, src, tiling, {2, 8, 2, 8}); }),
+  EXPECT_EQ(checkMessage([&] {
+              SimpleSoftMax<float, false, false, true>(dst, stat, stat, src, tiling, {2, 8, 2, 8});
+            }),
             "SimpleSoftMax with isDataFormatNZ = true: the emulator implements the ND layout only; hint: pass ND "
             "data (isDataFormatNZ = false)");
 }
@@ -298,15 +307,20 @@ TEST_F(Hl2Test, LogSoftMaxHalfKeepsHalfStatsAndChecks) {
     for (int j = 0; j < w; ++j) lane[j] = lane[2 * j] + lane[2 * j + 1];
   EXPECT_EQ(static_cast<float>(sumT.GetPhyAddr()[0]), static_cast<float>(half(lane[0])));
   for (int j = 0; j < 16; ++j)
-    EXPECT_EQ(static_cast<float>(dst.GetPhyAddr()[j]), static_cast<float>(half(std::log(e[j] / lane[0]) * 0.4342944819f)));
+    EXPECT_EQ(static_cast<float>(dst.GetPhyAddr()[j]),
+              static_cast<float>(half(std::log(e[j] / lane[0]) * 0.4342944819f)));
   LocalTensor<uint8_t> small = buffer<uint8_t>(64);
-  EXPECT_EQ(checkMessage([&] { LogSoftMax<half>(dst, sumT, maxT, src, small, tiling, {1, 16, 1, 16}); }),
+  EXPECT_EQ(checkMessage([&] {
+              LogSoftMax<half>(dst, sumT, maxT, src, small, tiling, {1, 16, 1, 16});
+            }),
             "LogSoftMax sharedTmpBuffer has 64 bytes; this call needs at least 192 bytes; hint: size the buffer with "
             "GetLogSoftMaxMinTmpSize (minimum 192 bytes)");
   EXPECT_EQ(checkMessage([&] { LogSoftMax<half>(dst, sumT, maxT, src, tmp, tiling); }),
             "LogSoftMax with an empty shape: SoftMaxShapeInfo and the tiling both give srcM = 0, srcK = 0; hint: pass "
             "SoftMaxShapeInfo{srcM, srcK, oriSrcM, oriSrcK} or a tiling filled by LogSoftMaxTilingFunc");
-  EXPECT_EQ(checkMessage([&] { LogSoftMax<half, false, true>(dst, sumT, maxT, src, tmp, tiling, {1, 16, 1, 16}); }),
+  EXPECT_EQ(checkMessage([&] {
+              LogSoftMax<half, false, true>(dst, sumT, maxT, src, tmp, tiling, {1, 16, 1, 16});
+            }),
             "LogSoftMax with isDataFormatNZ = true: the emulator implements the ND layout only; hint: pass ND data "
             "(isDataFormatNZ = false)");
 }

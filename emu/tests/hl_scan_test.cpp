@@ -92,15 +92,23 @@ TEST_F(ScanTest, CumSumChecks) {
   LocalTensor<float> src = filled<float>(std::vector<float>(64, 1.0f), 256);
   LocalTensor<float> dst = buffer<float>(256), last = buffer<float>(64);
   LocalTensor<uint8_t> small = buffer<uint8_t>(256);
-  EXPECT_EQ(checkMessage([&] { CumSum<float>(dst, last, src, small, {4, 0}); }),
+  EXPECT_EQ(checkMessage([&] {
+              CumSum<float>(dst, last, src, small, {4, 0});
+            }),
             "CumSum with cumSumInfo.inner = 0; hint: set inner to the row length (a multiple of 8 float elements)");
-  EXPECT_EQ(checkMessage([&] { CumSum<float>(dst, last, src, small, {4, 12}); }),
+  EXPECT_EQ(checkMessage([&] {
+              CumSum<float>(dst, last, src, small, {4, 12});
+            }),
             "CumSum cumSumInfo.inner = 12 float elements is 48 bytes, not a multiple of 32; hint: pad the rows to 16 "
             "elements");
-  EXPECT_EQ(checkMessage([&] { CumSum<float>(dst, last, src, small, {4, 16}); }),
+  EXPECT_EQ(checkMessage([&] {
+              CumSum<float>(dst, last, src, small, {4, 16});
+            }),
             "CumSum sharedTmpBuffer has 256 bytes; this call needs at least 2048 bytes; hint: size the buffer with "
             "GetCumSumMaxMinTmpSize (minimum 2048 bytes)");
-  EXPECT_EQ(checkMessage([&] { CumSum<float>(dst, last, src, small, {8, 16}); }),
+  EXPECT_EQ(checkMessage([&] {
+              CumSum<float>(dst, last, src, small, {8, 16});
+            }),
             "CumSum src needs 128 elements but the tensor holds 64; hint: pass a count of at most GetSize(), or "
             "allocate a larger buffer");
 }

@@ -19,9 +19,7 @@ struct Geo {
 };
 
 // Channel ch of pixel (y, x): distinct small integers, exact in half.
-float fmapValue(uint32_t ch, uint32_t y, uint32_t x) {
-  return static_cast<float>(ch + 32 * (y * 8 + x)) / 4.0f;
-}
+float fmapValue(uint32_t ch, uint32_t y, uint32_t x) { return static_cast<float>(ch + 32 * (y * 8 + x)) / 4.0f; }
 
 // The img2col element (m, k) computed from the convolution's definition: output pixel m, filter tap (kh, kw)
 // and channel c of column k in (c1, kh, kw, c0) order.
@@ -57,22 +55,21 @@ class Load3dTest : public CubeTest {
     if (gm_) GmFree(gm_);
     CubeTest::TearDown();
   }
-  static LoadData3DParamsV2<half> params(const Geo& g, uint16_t mExt, uint16_t kExt, uint16_t mStart,
-                                         uint16_t kStart, float pad) {
-    return LoadData3DParamsV2<half>(g.pad, g.h, g.w, g.c, kExt, mExt, kStart, mStart, g.stride, g.stride,
-                                    g.fw, g.fh, g.dil, g.dil, false, false, half(pad));
+  static LoadData3DParamsV2<half> params(const Geo& g, uint16_t mExt, uint16_t kExt, uint16_t mStart, uint16_t kStart,
+                                         float pad) {
+    return LoadData3DParamsV2<half>(g.pad, g.h, g.w, g.c, kExt, mExt, kStart, mStart, g.stride, g.stride, g.fw, g.fh,
+                                    g.dil, g.dil, false, false, half(pad));
   }
   // The Zz element (i, kk) of an mExt x kExt window in A2.
   float a2At(uint32_t i, uint32_t kk, uint32_t kExt) {
     const half* p = a2_.Get<half>().GetPhyAddr();
     return tcemu::toFloat(p[((i / 16) * (kExt / 16) + kk / 16) * 256 + (i % 16) * 16 + kk % 16]);
   }
-  void expectWindow(const Geo& g, uint32_t mExt, uint32_t kExt, uint32_t mStart, uint32_t kStart,
-                    uint32_t rows, float pad) {
+  void expectWindow(const Geo& g, uint32_t mExt, uint32_t kExt, uint32_t mStart, uint32_t kStart, uint32_t rows,
+                    float pad) {
     for (uint32_t i = 0; i < rows; ++i)
       for (uint32_t kk = 0; kk < kExt; ++kk)
-        ASSERT_EQ(a2At(i, kk, kExt), expected(g, mStart + i, kStart + kk, pad))
-            << "row " << i << " col " << kk;
+        ASSERT_EQ(a2At(i, kk, kExt), expected(g, mStart + i, kStart + kk, pad)) << "row " << i << " col " << kk;
     (void)mExt;
   }
   TPipe pipe_;
@@ -143,12 +140,9 @@ TEST_F(Load3dTest, FloatUsesEightChannelBlocks) {
   DataCopy(l1, src, DataCopyParams(1, C * HW * HW * 4 / 32, 0, 0));
   PipeBarrier<PIPE_ALL>();
   uint8_t pad[4] = {1, 1, 1, 1};
-  LoadData(a2, l1,
-           LoadData3DParamsV2<float>(pad, HW, HW, C, KK, 16, 0, 0, 1, 1, 3, 3, 1, 1, false, false, -1.0f));
+  LoadData(a2, l1, LoadData3DParamsV2<float>(pad, HW, HW, C, KK, 16, 0, 0, 1, 1, 3, 3, 1, 1, false, false, -1.0f));
   const float* p = a2.GetPhyAddr();
-  auto at = [&](uint32_t i, uint32_t k) {
-    return p[((i / 16) * (KK / 8) + k / 8) * 128 + (i % 16) * 8 + k % 8];
-  };
+  auto at = [&](uint32_t i, uint32_t k) { return p[((i / 16) * (KK / 8) + k / 8) * 128 + (i % 16) * 8 + k % 8]; };
   EXPECT_EQ(at(0, 0), -1.0f);                     // output (0,0), tap (0,0): padding
   EXPECT_EQ(at(4, 4 * 8 + 3), 4 * 8 + 3 + 0.5f);  // output (1,1), tap (1,1): pixel (1,1), channel 3
   EXPECT_EQ(at(8, 8), (1 * 3 + 2) * 8 + 0.5f);    // output (2,2), tap (0,1): pixel (1,2), channel 0
@@ -171,8 +165,7 @@ TEST_F(Load3dTest, Int8UsesThirtyTwoChannelBlocks) {
   PipeBarrier<PIPE_ALL>();
   uint8_t pad[4] = {0, 0, 0, 0};
   // 1x1 map, 1x1 filter: output 0 is the pixel, rows 1..15 lie past the map and read the pad value 7.
-  LoadData(a2, l1,
-           LoadData3DParamsV2<int8_t>(pad, 1, 1, 32, 32, 16, 0, 0, 1, 1, 1, 1, 1, 1, false, false, 7));
+  LoadData(a2, l1, LoadData3DParamsV2<int8_t>(pad, 1, 1, 32, 32, 16, 0, 0, 1, 1, 1, 1, 1, 1, false, false, 7));
   const int8_t* p = a2.GetPhyAddr();
   for (int c = 0; c < 32; ++c) EXPECT_EQ(p[c], c - 16);
   for (int i = 1; i < 16; ++i) EXPECT_EQ(p[i * 32 + 5], 7) << i;
@@ -206,12 +199,11 @@ TEST_F(Load3dTest, ReadsOfTheMapAreHazardChecked) {
   LocalTensor<half> l1 = a1_.Get<half>();
   DataCopy(l1, src, DataCopyParams(1, static_cast<uint16_t>(n * 2 / 32), 0, 0));
   std::string msg = checkMessage([&] { LoadData(a2_.Get<half>(), l1, params(g, 16, 144, 0, 0, 0.0f)); });
-  EXPECT_EQ(
-      msg,
-      "cross-pipe hazard: LoadData src on pipe MTE1 reads data that DataCopy on pipe MTE2 wrote, with no "
-      "queue, flag or barrier between them (block at byte 0); hint: pass the tensor through a TQue "
-      "(EnQue/DeQue), or SetFlag<HardEvent::MTE2_MTE1>/WaitFlag<HardEvent::MTE2_MTE1> between the two "
-      "calls");
+  EXPECT_EQ(msg,
+            "cross-pipe hazard: LoadData src on pipe MTE1 reads data that DataCopy on pipe MTE2 wrote, with no "
+            "queue, flag or barrier between them (block at byte 0); hint: pass the tensor through a TQue "
+            "(EnQue/DeQue), or SetFlag<HardEvent::MTE2_MTE1>/WaitFlag<HardEvent::MTE2_MTE1> between the two "
+            "calls");
 }
 
 TEST_F(Load3dTest, WithTransposeTransposesEachFractalIntoB2) {
@@ -231,8 +223,7 @@ TEST_F(Load3dTest, WithTransposeTransposesEachFractalIntoB2) {
   for (uint32_t f = 0; f < 2; ++f)
     for (uint32_t r = 0; r < 16; ++r)
       for (uint32_t c = 0; c < 16; ++c)
-        ASSERT_EQ(tcemu::toFloat(p[f * 512 + r * 16 + c]), float(((1 + 2 * f) * 256 + c * 16 + r) % 2000))
-            << f;
+        ASSERT_EQ(tcemu::toFloat(p[f * 512 + r * 16 + c]), float(((1 + 2 * f) * 256 + c * 16 + r) % 2000)) << f;
   const tcemu::Instr& in = core().trace().back();
   EXPECT_EQ(in.pipe, tcemu::Pipe::MTE1);
   EXPECT_EQ(in.bytes, 1024u);
@@ -328,10 +319,9 @@ TEST_F(Load3dTest, Messages) {
   EXPECT_EQ(checkMessage([&] { SetLoadDataPaddingValue(1.0); }),
             "SetLoadDataPaddingValue of double is not supported: the padding register holds a 1-, 2- or "
             "4-byte value");
-  EXPECT_EQ(
-      checkMessage([&] { SetLoadDataRepeat(LoadDataRepeatParam(4, 2, 0)); }),
-      "SetLoadDataRepeat with repeatTime 2, repeatStride 4, repeatMode 0 is not emulated; hint: issue one "
-      "LoadData per window");
+  EXPECT_EQ(checkMessage([&] { SetLoadDataRepeat(LoadDataRepeatParam(4, 2, 0)); }),
+            "SetLoadDataRepeat with repeatTime 2, repeatStride 4, repeatMode 0 is not emulated; hint: issue one "
+            "LoadData per window");
   EXPECT_EQ(checkMessage([&] { SetLoadDataBoundary(64); }),
             "SetLoadDataBoundary with boundaryValue 64 is not emulated; hint: use 0 (no boundary)");
 }
@@ -341,22 +331,18 @@ TEST_F(Load3dTest, WithTransposeMessages) {
   LocalTensor<half> l1 = loadMap(g);
   LocalTensor<half> b2 = b2_.Get<half>();
   LoadData2dTransposeParams p(0, 1, 1, 0, 0);
-  EXPECT_EQ(
-      checkMessage(
-          [&] { LoadDataWithTranspose(b2.ReinterpretCast<float>(), l1.ReinterpretCast<float>(), p); }),
-      "LoadDataWithTranspose of float is not emulated (emulated: half, bfloat16_t); hint: for 2-byte types "
-      "only one 16x16 fractal per repeat is modelled");
+  EXPECT_EQ(checkMessage([&] { LoadDataWithTranspose(b2.ReinterpretCast<float>(), l1.ReinterpretCast<float>(), p); }),
+            "LoadDataWithTranspose of float is not emulated (emulated: half, bfloat16_t); hint: for 2-byte types "
+            "only one 16x16 fractal per repeat is modelled");
   EXPECT_EQ(checkMessage([&] { LoadDataWithTranspose(b2, b2, p); }),
             "LoadDataWithTranspose src is in L0B (B2); it reads L1 (A1/B1)");
   EXPECT_EQ(checkMessage([&] { LoadDataWithTranspose(l1, l1, p); }),
             "LoadDataWithTranspose dst is in L1 (A1); it writes L0A (A2) or L0B (B2)");
-  EXPECT_EQ(
-      checkMessage([&] { LoadDataWithTranspose(b2, l1, LoadData2dTransposeParams(0, 1, 1, 0, 0, 1)); }),
-      "LoadDataWithTranspose with addrMode 1 (decreasing addresses) is not emulated; hint: use addrMode 0");
-  EXPECT_EQ(
-      checkMessage([&] { LoadDataWithTranspose(b2, l1, LoadData2dTransposeParams(0, 1, 1, 0, 2)); }),
-      "LoadDataWithTranspose with dstFracGap 2 is not emulated for 2-byte types (one fractal per repeat); "
-      "hint: use dstGap to space the repeats");
+  EXPECT_EQ(checkMessage([&] { LoadDataWithTranspose(b2, l1, LoadData2dTransposeParams(0, 1, 1, 0, 0, 1)); }),
+            "LoadDataWithTranspose with addrMode 1 (decreasing addresses) is not emulated; hint: use addrMode 0");
+  EXPECT_EQ(checkMessage([&] { LoadDataWithTranspose(b2, l1, LoadData2dTransposeParams(0, 1, 1, 0, 2)); }),
+            "LoadDataWithTranspose with dstFracGap 2 is not emulated for 2-byte types (one fractal per repeat); "
+            "hint: use dstGap to space the repeats");
 }
 
 }  // namespace

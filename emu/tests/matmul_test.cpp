@@ -245,8 +245,9 @@ TEST_F(MatmulTest, MisuseIsReported) {
             "Matmul GetTensorC without a block: call it after an Iterate() that returned true");
   mm.SetOrgShape(16, 16, 32);  // A rows of 32 elements: row 8 starts past the 256-element allocation
   std::string msg = checkMessage([&] { mm.Iterate(); });
-  EXPECT_EQ(msg, "Matmul A accesses global memory 32 bytes past the end of a 512-byte GmAlloc allocation (bytes "
-                 "[512, 544) of it); hint: check the offset and count against the tensor's size");
+  EXPECT_EQ(msg,
+            "Matmul A accesses global memory 32 bytes past the end of a 512-byte GmAlloc allocation (bytes "
+            "[512, 544) of it); hint: check the offset and count against the tensor's size");
   GmFree(a);
   EXPECT_EQ(checkMessage([&] { tcemu::mm::registerObjs(tcemu::SrcLoc::current(), nullptr, nullptr, mm); }),
             "REGIST_MATMUL_OBJ with a null system workspace: the matmul client and server exchange messages through "
@@ -397,7 +398,9 @@ void matmulKernel(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR workspa
   TPipe pipe;
   Matmul<AIn, AIn, COut, COut> mm;
   REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);
-  if ASCEND_IS_AIC { ++g_aicPastRegister; }
+  if ASCEND_IS_AIC {
+    ++g_aicPastRegister;
+  }
   ++g_aivRuns;
   const int mBlocks = (tiling.M + tiling.singleCoreM - 1) / tiling.singleCoreM;
   const int idx = static_cast<int>(GetBlockIdx());

@@ -35,8 +35,7 @@ TEST(WrittenBitsTest, MatchesAByteShadowUnderRandomFills) {
         std::copy(in.begin(), in.end(), ref.begin() + a);
         break;
       }
-      default:
-        break;
+      default: break;
     }
     uint32_t qa = rng() % size, qb = std::min(size, qa + 1 + static_cast<uint32_t>(rng() % 9000));
     uint64_t want = qb;
@@ -256,10 +255,11 @@ TEST_F(OrderStateTest, StridedAccessesThenAWholeWrite) {
   uint32_t r2 = c.begin(Pipe::V, tcemu::OpClass::Vector, "Abs", tcemu::SrcLoc::current());
   c.readStrided(r2, t, 0, 32, 64, 1024, "Abs src", tcemu::SrcLoc::current());
   uint32_t d = c.begin(Pipe::MTE2, tcemu::OpClass::DmaIn, "DataCopy", tcemu::SrcLoc::current());
-  EXPECT_EQ(tcemu::testing::checkMessage([&] { c.write(d, t, 0, 64 * 1024, "DataCopy dst", tcemu::SrcLoc::current()); }),
-            "cross-pipe hazard: DataCopy dst on pipe MTE2 overwrites data that Abs on pipe V still reads, with no "
-            "queue, flag or barrier between them (block at byte 0); hint: pass the tensor through a TQue "
-            "(EnQue/DeQue), or SetFlag<HardEvent::V_MTE2>/WaitFlag<HardEvent::V_MTE2> between the two calls");
+  EXPECT_EQ(
+      tcemu::testing::checkMessage([&] { c.write(d, t, 0, 64 * 1024, "DataCopy dst", tcemu::SrcLoc::current()); }),
+      "cross-pipe hazard: DataCopy dst on pipe MTE2 overwrites data that Abs on pipe V still reads, with no "
+      "queue, flag or barrier between them (block at byte 0); hint: pass the tensor through a TQue "
+      "(EnQue/DeQue), or SetFlag<HardEvent::V_MTE2>/WaitFlag<HardEvent::V_MTE2> between the two calls");
   c.barrierAll();
   uint32_t d2 = c.begin(Pipe::MTE2, tcemu::OpClass::DmaIn, "DataCopy", tcemu::SrcLoc::current());
   c.write(d2, t, 0, 64 * 1024, "DataCopy dst", tcemu::SrcLoc::current());

@@ -86,7 +86,7 @@ TEST_F(MiscTest, GetSystemCycleCountsIssuedInstructions) {
 TEST_F(MiscTest, ScalarCastFloatToHalfRoundsToOdd) {
   // 1 + 2^-12 lies between the halves 1 and 1 + 2^-10: round-to-odd picks the one with an odd last bit.
   EXPECT_EQ(halfBits(ScalarCast<float, half, RoundMode::CAST_ODD>(1.0f + 0x1p-12f)), 0x3c01u);
-  EXPECT_EQ(halfBits(ScalarCast<float, half, RoundMode::CAST_ODD>(1.0f)), 0x3c00u);   // exact: unchanged
+  EXPECT_EQ(halfBits(ScalarCast<float, half, RoundMode::CAST_ODD>(1.0f)), 0x3c00u);  // exact: unchanged
   EXPECT_EQ(halfBits(ScalarCast<float, half, RoundMode::CAST_ODD>(-3.0f - 0x1p-11f)), 0xc201u);
 }
 

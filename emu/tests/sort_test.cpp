@@ -113,7 +113,7 @@ TEST_F(SortTest, MrgSortMergesListsStablyByListOrder) {
   MrgSortSrcList<float> list(a, b, c, c);
   uint16_t lens[4] = {4, 4, 4, 0};
   MrgSort(dst, list, MrgSort4Info(lens, false, 7, 1));
-  std::vector<std::pair<float, uint32_t>> want = {{9, 0}, {7, 10}, {5, 1}, {5, 2}, {5, 11}, {5, 20},
+  std::vector<std::pair<float, uint32_t>> want = {{9, 0},  {7, 10}, {5, 1}, {5, 2},  {5, 11},  {5, 20},
                                                   {3, 21}, {2, 12}, {1, 3}, {0, 13}, {-1, 22}, {-2, 23}};
   EXPECT_EQ(records(dst, 12), want);
   uint16_t l1, l2, l3, l4;

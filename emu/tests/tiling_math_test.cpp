@@ -17,7 +17,8 @@ TEST(TilingMath, ElementwiseQueriesCountFloatCopies) {
   GetLog10MaxMinTmpSize(ge::Shape({256}), 4, false, maxV, minV);
   EXPECT_EQ(minV, 256u);
   EXPECT_EQ(maxV, 1024u);
-  GetRoundMaxMinTmpSize(*platform_ascendc::PlatformAscendCManager::GetInstance(), ge::Shape({10}), 4, false, maxV, minV);
+  GetRoundMaxMinTmpSize(*platform_ascendc::PlatformAscendCManager::GetInstance(), ge::Shape({10}), 4, false, maxV,
+                        minV);
   EXPECT_EQ(minV, 256u);
   EXPECT_EQ(maxV, 256u);  // one repeat covers 10 floats
   uint32_t nodes = 0, extra = 0;

@@ -83,16 +83,14 @@ TEST_F(CastTest, FloatToHalfOverflowSaturatesInEveryMode) {
 
 TEST_F(CastTest, FloatToInt32EveryModeOnTies) {
   const std::vector<float> in = {2.5f, -2.5f, 3.5f, -0.5f};
-  const std::vector<std::pair<RoundMode, std::vector<int32_t>>> want = {
-      {RoundMode::CAST_RINT, {2, -2, 4, 0}},
-      {RoundMode::CAST_ROUND, {3, -3, 4, -1}},
-      {RoundMode::CAST_FLOOR, {2, -3, 3, -1}},
-      {RoundMode::CAST_CEIL, {3, -2, 4, 0}},
-      {RoundMode::CAST_TRUNC, {2, -2, 3, 0}}};
+  const std::vector<std::pair<RoundMode, std::vector<int32_t>>> want = {{RoundMode::CAST_RINT, {2, -2, 4, 0}},
+                                                                        {RoundMode::CAST_ROUND, {3, -3, 4, -1}},
+                                                                        {RoundMode::CAST_FLOOR, {2, -3, 3, -1}},
+                                                                        {RoundMode::CAST_CEIL, {3, -2, 4, 0}},
+                                                                        {RoundMode::CAST_TRUNC, {2, -2, 3, 0}}};
   for (const auto& [mode, expect] : want) {
     for (size_t i = 0; i < in.size(); ++i) {
-      EXPECT_EQ(fromFloat<int32_t>(in[i], mode), expect[i])
-          << tcemu::vec::roundModeName(mode) << " " << in[i];
+      EXPECT_EQ(fromFloat<int32_t>(in[i], mode), expect[i]) << tcemu::vec::roundModeName(mode) << " " << in[i];
     }
   }
 }
@@ -224,8 +222,7 @@ TEST_F(CastTest, MaskFormUsesTheWiderTypesLanesAndStrides) {
   for (int i = 0; i < 128; ++i) v[i] = static_cast<float>(i);
   put(src, v);
   fill(dst, 128, -1.0f);
-  Cast(dst, src, RoundMode::CAST_NONE, uint64_t{10}, 2,
-       {1, 1, 8, 4});  // 64 lanes a repeat, src steps 4 blocks
+  Cast(dst, src, RoundMode::CAST_NONE, uint64_t{10}, 2, {1, 1, 8, 4});  // 64 lanes a repeat, src steps 4 blocks
   vToS();
   EXPECT_EQ(dst.GetValue(9), 9.0f);
   EXPECT_EQ(dst.GetValue(10), -1.0f);
@@ -285,9 +282,8 @@ TEST_F(CompareTest, EveryModeWithNanAndInfinity) {
   va[63] = 5.0f;
   put(a, va);
   put(b, vb);
-  const std::vector<std::pair<CMPMODE, uint8_t>> want = {{CMPMODE::LT, 0x11}, {CMPMODE::GT, 0x40},
-                                                         {CMPMODE::EQ, 0x2a}, {CMPMODE::LE, 0x3b},
-                                                         {CMPMODE::GE, 0x6a}, {CMPMODE::NE, 0xd5}};
+  const std::vector<std::pair<CMPMODE, uint8_t>> want = {{CMPMODE::LT, 0x11}, {CMPMODE::GT, 0x40}, {CMPMODE::EQ, 0x2a},
+                                                         {CMPMODE::LE, 0x3b}, {CMPMODE::GE, 0x6a}, {CMPMODE::NE, 0xd5}};
   for (const auto& [mode, byte0] : want) {
     Compare(dst, a, b, mode, 64);
     vToS();

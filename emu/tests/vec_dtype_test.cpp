@@ -12,17 +12,13 @@ namespace {
 
 template <typename T>
 T from(double v) {
-  if constexpr (std::is_integral_v<T>)
-    return static_cast<T>(v);
-  else
-    return tcemu::fromFloat<T>(static_cast<float>(v));
+  if constexpr (std::is_integral_v<T>) return static_cast<T>(v);
+  else return tcemu::fromFloat<T>(static_cast<float>(v));
 }
 template <typename T>
 double val(T v) {
-  if constexpr (std::is_integral_v<T>)
-    return static_cast<double>(v);
-  else
-    return static_cast<double>(tcemu::toFloat(v));
+  if constexpr (std::is_integral_v<T>) return static_cast<double>(v);
+  else return static_cast<double>(tcemu::toFloat(v));
 }
 
 constexpr int32_t n = 40;  // lanes per dtype test: whole 32-byte blocks and a partial one
@@ -66,14 +62,11 @@ TYPED_TEST_SUITE(VecArithDtypeTest, ArithDtypes);
 TYPED_TEST(VecArithDtypeTest, BinaryAndScalarArithmetic) {
   using T = TypeParam;
   this->expectBinary(
-      "Add", [](auto& d, auto& a, auto& b) { Add(d, a, b, n); },
-      [](double x, double y, double) { return x + y; });
+      "Add", [](auto& d, auto& a, auto& b) { Add(d, a, b, n); }, [](double x, double y, double) { return x + y; });
   this->expectBinary(
-      "Sub", [](auto& d, auto& a, auto& b) { Sub(d, a, b, n); },
-      [](double x, double y, double) { return x - y; });
+      "Sub", [](auto& d, auto& a, auto& b) { Sub(d, a, b, n); }, [](double x, double y, double) { return x - y; });
   this->expectBinary(
-      "Mul", [](auto& d, auto& a, auto& b) { Mul(d, a, b, n); },
-      [](double x, double y, double) { return x * y; });
+      "Mul", [](auto& d, auto& a, auto& b) { Mul(d, a, b, n); }, [](double x, double y, double) { return x * y; });
   this->expectBinary(
       "Max", [](auto& d, auto& a, auto& b) { Max(d, a, b, n); },
       [](double x, double y, double) { return x > y ? x : y; });
@@ -82,11 +75,9 @@ TYPED_TEST(VecArithDtypeTest, BinaryAndScalarArithmetic) {
       [](double x, double y, double) { return x < y ? x : y; });
   T s = from<T>(3.0);
   this->expectBinary(
-      "Adds", [s](auto& d, auto& a, auto&) { Adds(d, a, s, n); },
-      [](double x, double, double) { return x + 3; });
+      "Adds", [s](auto& d, auto& a, auto&) { Adds(d, a, s, n); }, [](double x, double, double) { return x + 3; });
   this->expectBinary(
-      "Muls", [s](auto& d, auto& a, auto&) { Muls(d, a, s, n); },
-      [](double x, double, double) { return x * 3; });
+      "Muls", [s](auto& d, auto& a, auto&) { Muls(d, a, s, n); }, [](double x, double, double) { return x * 3; });
   this->expectBinary(
       "Maxs", [s](auto& d, auto& a, auto&) { Maxs(d, a, s, n); },
       [](double x, double, double) { return x > 3 ? x : 3; });
@@ -135,8 +126,7 @@ TYPED_TEST(VecFloatDtypeTest, FloatOnlyOps) {
       "Ln", [](auto& d, auto&, auto& b) { Ln(d, b, n); },
       [](double, double y, double) { return std::log(static_cast<float>(y)); });
   this->expectBinary(
-      "Abs", [](auto& d, auto& a, auto&) { Abs(d, a, n); },
-      [](double x, double, double) { return std::fabs(x); });
+      "Abs", [](auto& d, auto& a, auto&) { Abs(d, a, n); }, [](double x, double, double) { return std::fabs(x); });
   this->expectBinary(
       "Sqrt", [](auto& d, auto&, auto& b) { Sqrt(d, b, n); },
       [](double, double y, double) { return std::sqrt(static_cast<float>(y)); });
@@ -187,8 +177,7 @@ TYPED_TEST(VecShiftDtypeTest, ShiftsAndFills) {
       "ShiftRight", [](auto& d, auto&, auto& b) { ShiftRight(d, b, T(1), n); },
       [](double, double y, double) { return std::floor(y / 2); });
   this->expectBinary(
-      "Duplicate", [](auto& d, auto&, auto&) { Duplicate(d, T(9), n); },
-      [](double, double, double) { return 9.0; });
+      "Duplicate", [](auto& d, auto&, auto&) { Duplicate(d, T(9), n); }, [](double, double, double) { return 9.0; });
 }
 
 TEST_F(VecTest, DuplicateOnTheRemainingDtypes) {

@@ -108,10 +108,9 @@ TEST_F(VecEngineTest, OnlyTheActiveLanesAreReadSoMaskedTailsMayBeUnwritten) {
   fillAll(d, half(0.0f));
   Abs(d, a, 16, 1, {});
   EXPECT_EQ(getF(d, 16), iota(16));
-  EXPECT_EQ(
-      checkMessage([&] { Abs(d, a, 17, 1, {}); }),
-      "Abs src reads UB bytes [0, 34) that nothing wrote: byte 32 (32 into the operand) was never written; "
-      "hint: copy data in or Duplicate a value before reading");
+  EXPECT_EQ(checkMessage([&] { Abs(d, a, 17, 1, {}); }),
+            "Abs src reads UB bytes [0, 34) that nothing wrote: byte 32 (32 into the operand) was never written; "
+            "hint: copy data in or Duplicate a value before reading");
 }
 
 TEST_F(VecEngineTest, CounterModeTakesTheCountFromTheMaskRegisterAndIgnoresRepeatTimes) {
@@ -186,23 +185,20 @@ TEST_F(VecEngineTest, RepeatTimesZeroDoesNothing) {
 TEST_F(VecEngineTest, ContinuousMaskOutOfRangeForHalf) {
   auto a = at<half>(0, 128);
   fillAll(a, half(1.0f));
-  EXPECT_EQ(
-      checkMessage([&] { Add(a, a, a, 129, 1, {}); }),
-      "Add mask 129 is out of range [1, 128] for 2-byte elements (the first `mask` elements of each repeat); "
-      "hint: for a longer or shorter row use the count form or more repeats");
-  EXPECT_EQ(
-      checkMessage([&] { Add(a, a, a, uint64_t{0}, 1, {}); }),
-      "Add mask 0 is out of range [1, 128] for 2-byte elements (the first `mask` elements of each repeat); "
-      "hint: for a longer or shorter row use the count form or more repeats");
+  EXPECT_EQ(checkMessage([&] { Add(a, a, a, 129, 1, {}); }),
+            "Add mask 129 is out of range [1, 128] for 2-byte elements (the first `mask` elements of each repeat); "
+            "hint: for a longer or shorter row use the count form or more repeats");
+  EXPECT_EQ(checkMessage([&] { Add(a, a, a, uint64_t{0}, 1, {}); }),
+            "Add mask 0 is out of range [1, 128] for 2-byte elements (the first `mask` elements of each repeat); "
+            "hint: for a longer or shorter row use the count form or more repeats");
 }
 
 TEST_F(VecEngineTest, ContinuousMaskOutOfRangeForFloat) {
   auto a = at<float>(0, 64);
   fillAll(a, 1.0f);
-  EXPECT_EQ(
-      checkMessage([&] { Exp(a, a, 65, 1, {}); }),
-      "Exp mask 65 is out of range [1, 64] for 4-byte elements (the first `mask` elements of each repeat); "
-      "hint: for a longer or shorter row use the count form or more repeats");
+  EXPECT_EQ(checkMessage([&] { Exp(a, a, 65, 1, {}); }),
+            "Exp mask 65 is out of range [1, 64] for 4-byte elements (the first `mask` elements of each repeat); "
+            "hint: for a longer or shorter row use the count form or more repeats");
 }
 
 TEST_F(VecEngineTest, EmptyBitMask) {
@@ -219,11 +215,10 @@ TEST_F(VecEngineTest, MaskArgumentInCounterMode) {
   auto a = at<float>(0, 64);
   fillAll(a, 1.0f);
   SetMaskCount();
-  EXPECT_EQ(
-      checkMessage([&] { Adds(a, a, 1.0f, 64, 1, {}); }),
-      "Adds with a mask argument in counter mode: the call would overwrite the element count in the mask "
-      "register; hint: after SetMaskCount, call Adds<T, false>(..., MASK_PLACEHOLDER, ...) and set the count "
-      "with SetVectorMask<T, MaskMode::COUNTER>(0, count)");
+  EXPECT_EQ(checkMessage([&] { Adds(a, a, 1.0f, 64, 1, {}); }),
+            "Adds with a mask argument in counter mode: the call would overwrite the element count in the mask "
+            "register; hint: after SetMaskCount, call Adds<T, false>(..., MASK_PLACEHOLDER, ...) and set the count "
+            "with SetVectorMask<T, MaskMode::COUNTER>(0, count)");
   SetMaskNorm();
 }
 
@@ -240,12 +235,11 @@ TEST_F(VecEngineTest, EmptyMaskRegisterWithIsSetMaskFalse) {
 TEST_F(VecEngineTest, DstBlockStrideZeroWithSeveralBlocks) {
   auto a = at<float>(0, 64), d = at<float>(256, 64);
   fillAll(a, 1.0f);
-  EXPECT_EQ(
-      checkMessage([&] {
-        Adds(d, a, 1.0f, 9, 1, {0, 1, 8, 8});
-      }),
-      "Adds dst block stride 0: every block of a repeat would write the same 32 bytes (active lanes reach "
-      "block 1); hint: use a dst block stride of at least 1");
+  EXPECT_EQ(checkMessage([&] {
+              Adds(d, a, 1.0f, 9, 1, {0, 1, 8, 8});
+            }),
+            "Adds dst block stride 0: every block of a repeat would write the same 32 bytes (active lanes reach "
+            "block 1); hint: use a dst block stride of at least 1");
   Adds(d, a, 1.0f, 8, 1, {0, 1, 8, 8});  // one block: harmless
   EXPECT_EQ(get(d, 8), std::vector<float>(8, 2.0f));
 }
@@ -275,11 +269,10 @@ TEST_F(VecEngineTest, MisalignedOperand) {
 
 TEST_F(VecEngineTest, RepeatTimesAbove255ThroughTheEngine) {
   // The public signatures take a uint8_t; the engine itself also guards callers that compute a repeat count.
-  EXPECT_EQ(
-      checkMessage([&] {
-        tcemu::vec::VecInstr("Add", 4, tcemu::vec::Mask::continuous(64), 256, {"k.cpp", 7});
-      }),
-      "Add repeatTimes 256 is out of range [0, 255]; hint: split the work into calls of at most 255 repeats");
+  EXPECT_EQ(checkMessage([&] {
+              tcemu::vec::VecInstr("Add", 4, tcemu::vec::Mask::continuous(64), 256, {"k.cpp", 7});
+            }),
+            "Add repeatTimes 256 is out of range [0, 255]; hint: split the work into calls of at most 255 repeats");
 }
 
 TEST_F(VecEngineTest, OperandOutsideUb) {
@@ -315,20 +308,17 @@ TEST_F(VecEngineTest, UnsupportedDtypes) {
             "Div does not support int16_t on 910B (supported: half, float)");
   EXPECT_EQ(checkMessage([&] { And(f, f, f, 64, 1, {}); }),
             "And does not support float on 910B (supported: int16_t, uint16_t)");
-  EXPECT_EQ(checkMessage([&] { Exp(i16, i16, 16); }),
-            "Exp does not support int16_t on 910B (supported: half, float)");
+  EXPECT_EQ(checkMessage([&] { Exp(i16, i16, 16); }), "Exp does not support int16_t on 910B (supported: half, float)");
   EXPECT_EQ(checkMessage([&] { Adds(u8, u8, uint8_t(1), 16); }),
             "Adds does not support uint8_t on 910B (supported: int16_t, half, int32_t, float)");
   EXPECT_EQ(checkMessage([&] { ShiftLeft(f, f, 1.0f, 16); }),
             "ShiftLeft does not support float on 910B (supported: int16_t, uint16_t, int32_t, uint32_t)");
-  EXPECT_EQ(
-      checkMessage([&] { Duplicate(u8, uint8_t(1), 16); }),
-      "Duplicate does not support uint8_t on 910B (supported: half, bfloat16_t, int16_t, uint16_t, int32_t, "
-      "uint32_t, float)");
-  EXPECT_EQ(
-      checkMessage([&] { Axpy(i16, i16, int16_t(1), 16); }),
-      "Axpy does not support dst int16_t with src int16_t on 910B (supported: half/half, float/float, float "
-      "dst with half src)");
+  EXPECT_EQ(checkMessage([&] { Duplicate(u8, uint8_t(1), 16); }),
+            "Duplicate does not support uint8_t on 910B (supported: half, bfloat16_t, int16_t, uint16_t, int32_t, "
+            "uint32_t, float)");
+  EXPECT_EQ(checkMessage([&] { Axpy(i16, i16, int16_t(1), 16); }),
+            "Axpy does not support dst int16_t with src int16_t on 910B (supported: half/half, float/float, float "
+            "dst with half src)");
   EXPECT_EQ(checkMessage([&] { CreateVecIndex(u8, uint8_t(0), 16); }),
             "CreateVecIndex does not support uint8_t on 910B (supported: half, int16_t, int32_t, float)");
 }
@@ -374,8 +364,7 @@ TEST_F(VecBinaryTest, AddSubMulWrapForIntegers) {
 
 TEST_F(VecBinaryTest, HalfArithmeticRoundsOnceToNearestEven) {
   // 1 + 2^-11 is halfway between 1 and 1 + 2^-10: ties to even gives 1; 1 + 3*2^-11 rounds up to 1 + 2^-9.
-  std::vector<half> x = halves({1.0f, 1.0f, 65504.0f, 3.0f}),
-                    y = halves({0.00048828125f, 0.00146484375f, 8.0f, 7.0f});
+  std::vector<half> x = halves({1.0f, 1.0f, 65504.0f, 3.0f}), y = halves({0.00048828125f, 0.00146484375f, 8.0f, 7.0f});
   auto add = run2(x, y, [](auto& d, auto& a, auto& b, uint32_t n) { Add(d, a, b, n); });
   EXPECT_EQ(tcemu::toFloat(add[0]), 1.0f);
   EXPECT_EQ(tcemu::toFloat(add[1]), 1.001953125f);
@@ -524,9 +513,8 @@ TEST_F(VecUnaryTest, NotFlipsEveryBit) {
 // --- scalar ops ---
 
 TEST_F(VecUnaryTest, ScalarArithmetic) {
-  EXPECT_EQ(
-      run1(std::vector<int16_t>{32767, 4}, [](auto& d, auto& a, uint32_t n) { Adds(d, a, int16_t(1), n); }),
-      (std::vector<int16_t>{-32768, 5}));
+  EXPECT_EQ(run1(std::vector<int16_t>{32767, 4}, [](auto& d, auto& a, uint32_t n) { Adds(d, a, int16_t(1), n); }),
+            (std::vector<int16_t>{-32768, 5}));
   auto m = run1(halves({3.0f, -0.5f}), [](auto& d, auto& a, uint32_t n) { Muls(d, a, half(1.5f), n); });
   EXPECT_EQ(tcemu::toFloat(m[0]), 4.5f);
   EXPECT_EQ(tcemu::toFloat(m[1]), -0.75f);
@@ -537,22 +525,19 @@ TEST_F(VecUnaryTest, ScalarArithmetic) {
 }
 
 TEST_F(VecUnaryTest, LeakyReluScalesOnlyNegatives) {
-  auto out = run1(halves({-2.0f, 0.0f, 3.0f}),
-                  [](auto& d, auto& a, uint32_t n) { LeakyRelu(d, a, half(0.25f), n); });
+  auto out = run1(halves({-2.0f, 0.0f, 3.0f}), [](auto& d, auto& a, uint32_t n) { LeakyRelu(d, a, half(0.25f), n); });
   EXPECT_EQ(tcemu::toFloat(out[0]), -0.5f);
   EXPECT_EQ(tcemu::toFloat(out[1]), 0.0f);
   EXPECT_EQ(tcemu::toFloat(out[2]), 3.0f);
 }
 
 TEST_F(VecUnaryTest, ShiftsAreLogicalLeftAndArithmeticRightForSignedTypes) {
-  EXPECT_EQ(run1(std::vector<uint16_t>{0x8001, 3},
-                 [](auto& d, auto& a, uint32_t n) { ShiftLeft(d, a, uint16_t(1), n); }),
-            (std::vector<uint16_t>{0x0002, 6}));
-  EXPECT_EQ(run1(std::vector<int16_t>{-8, 8},
-                 [](auto& d, auto& a, uint32_t n) { ShiftRight(d, a, int16_t(2), n); }),
+  EXPECT_EQ(
+      run1(std::vector<uint16_t>{0x8001, 3}, [](auto& d, auto& a, uint32_t n) { ShiftLeft(d, a, uint16_t(1), n); }),
+      (std::vector<uint16_t>{0x0002, 6}));
+  EXPECT_EQ(run1(std::vector<int16_t>{-8, 8}, [](auto& d, auto& a, uint32_t n) { ShiftRight(d, a, int16_t(2), n); }),
             (std::vector<int16_t>{-2, 2}));
-  EXPECT_EQ(run1(std::vector<uint32_t>{0x80000000u, 7},
-                 [](auto& d, auto& a, uint32_t n) { ShiftRight(d, a, 4u, n); }),
+  EXPECT_EQ(run1(std::vector<uint32_t>{0x80000000u, 7}, [](auto& d, auto& a, uint32_t n) { ShiftRight(d, a, 4u, n); }),
             (std::vector<uint32_t>{0x08000000u, 0}));
   EXPECT_EQ(run1(std::vector<int32_t>{5, 1}, [](auto& d, auto& a, uint32_t n) { ShiftLeft(d, a, 32, n); }),
             (std::vector<int32_t>{0, 0}));
@@ -570,14 +555,12 @@ TEST_F(VecUnaryTest, ShiftRightRoundEnRoundsHalfUp) {
 TEST_F(VecUnaryTest, ShiftCountOutOfRange) {
   auto a = at<int16_t>(0, 16);
   fillAll(a, int16_t(1));
-  EXPECT_EQ(
-      checkMessage([&] { ShiftLeft(a, a, int16_t(17), 16); }),
-      "ShiftLeft scalarValue 17 is out of range [0, 16] for int16_t (the shift count); hint: shift int16_t "
-      "elements by at most 16 bits");
-  EXPECT_EQ(
-      checkMessage([&] { ShiftRight(a, a, int16_t(-1), 16, 1, {}); }),
-      "ShiftRight scalarValue -1 is out of range [0, 16] for int16_t (the shift count); hint: shift int16_t "
-      "elements by at most 16 bits");
+  EXPECT_EQ(checkMessage([&] { ShiftLeft(a, a, int16_t(17), 16); }),
+            "ShiftLeft scalarValue 17 is out of range [0, 16] for int16_t (the shift count); hint: shift int16_t "
+            "elements by at most 16 bits");
+  EXPECT_EQ(checkMessage([&] { ShiftRight(a, a, int16_t(-1), 16, 1, {}); }),
+            "ShiftRight scalarValue -1 is out of range [0, 16] for int16_t (the shift count); hint: shift int16_t "
+            "elements by at most 16 bits");
 }
 
 // --- fills and axpy ---
@@ -680,10 +663,9 @@ TEST_F(VecBinaryTest, ComparisonOperatorsProduceABitMask) {
 TEST_F(VecBinaryTest, OperatorWithMixedDtypes) {
   auto a = at<half>(0, 16);
   auto d = at<float>(256, 16);
-  EXPECT_EQ(
-      checkMessage([&] { d = a + a; }),
-      "LocalTensor operator + needs dst and sources of one dtype, but dst is float and the sources are half; "
-      "hint: Cast the sources to float first");
+  EXPECT_EQ(checkMessage([&] { d = a + a; }),
+            "LocalTensor operator + needs dst and sources of one dtype, but dst is float and the sources are half; "
+            "hint: Cast the sources to float first");
 }
 
 }  // namespace

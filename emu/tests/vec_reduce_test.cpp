@@ -120,13 +120,11 @@ TEST_F(ReduceTest, ScalarReadOfAPerRepeatResultNeedsAFlag) {
   LocalTensor<float> dst = ub<float>(8);
   WholeReduceSum(dst, src, 64, 1, 1, 1, 8);
   std::string msg = checkMessage([&] { dst.GetValue(0); });
-  EXPECT_EQ(
-      msg,
-      tcemu::format(
-          "cross-pipe hazard: GetValue on pipe S reads data that WholeReduceSum on pipe V wrote, with no "
-          "queue, flag or barrier between them (block at byte %u); hint: pass the tensor through a TQue "
-          "(EnQue/DeQue), or SetFlag<HardEvent::V_S>/WaitFlag<HardEvent::V_S> between the two calls",
-          dst.ref_.offset));
+  EXPECT_EQ(msg, tcemu::format(
+                     "cross-pipe hazard: GetValue on pipe S reads data that WholeReduceSum on pipe V wrote, with no "
+                     "queue, flag or barrier between them (block at byte %u); hint: pass the tensor through a TQue "
+                     "(EnQue/DeQue), or SetFlag<HardEvent::V_S>/WaitFlag<HardEvent::V_S> between the two calls",
+                     dst.ref_.offset));
 }
 
 TEST_F(ReduceTest, SingleRepeatReduceMaxWithIndexHasNoInternalFlags) {
@@ -135,9 +133,7 @@ TEST_F(ReduceTest, SingleRepeatReduceMaxWithIndexHasNoInternalFlags) {
   LocalTensor<float> dst = ub<float>(8);
   ReduceMax(dst, src, work, 64, 1, 8, true);
   std::string msg = checkMessage([&] { dst.GetValue(0); });
-  EXPECT_EQ(msg.rfind("cross-pipe hazard: GetValue on pipe S reads data that ReduceMax on pipe V wrote", 0),
-            0u)
-      << msg;
+  EXPECT_EQ(msg.rfind("cross-pipe hazard: GetValue on pipe S reads data that ReduceMax on pipe V wrote", 0), 0u) << msg;
   vToS();
   EXPECT_EQ(dst.GetValue(0), 63.0f);
   EXPECT_EQ(indexBits<uint32_t>(dst.GetValue(1)), 63u);
@@ -296,9 +292,8 @@ TEST_F(ReduceTest, ChecksNameTheRule) {
   EXPECT_EQ(checkMessage([&] { WholeReduceSum(dst, src, 128, 300, 1, 1, 8); }),
             "WholeReduceSum repeatTimes 300 is out of range [0, 255]; hint: split the work into calls of at "
             "most 255 repeats");
-  EXPECT_EQ(
-      checkMessage([&] { WholeReduceSum(dst, src, 128, 1, 1, 1, -8); }),
-      "WholeReduceSum srcRepStride -8 is out of range [0, 65535]; hint: strides are unsigned 16-bit counts");
+  EXPECT_EQ(checkMessage([&] { WholeReduceSum(dst, src, 128, 1, 1, 1, -8); }),
+            "WholeReduceSum srcRepStride -8 is out of range [0, 65535]; hint: strides are unsigned 16-bit counts");
   EXPECT_EQ(checkMessage([&] { WholeReduceMax(dst[1], src, 128, 1, 1, 1, 8); }),
             tcemu::format("WholeReduceMax dst address UB+%u is not 4-byte aligned (2 bytes past a boundary); "
                           "hint: offset tensors by multiples of 4 bytes",
@@ -308,8 +303,7 @@ TEST_F(ReduceTest, ChecksNameTheRule) {
             "of each repeat); hint: for a longer or shorter row use the count form or more repeats");
   LocalTensor<float> work = ub<float>(8);
   LocalTensor<float> fdst = ub<float>(8);
-  EXPECT_EQ(checkMessage([&] { ReduceSum(fdst, fsrc, work, 0); }),
-            "ReduceSum count 0 is out of range [1, 49152]");
+  EXPECT_EQ(checkMessage([&] { ReduceSum(fdst, fsrc, work, 0); }), "ReduceSum count 0 is out of range [1, 49152]");
 }
 
 // A whole kernel: half rows in, softmax in float (Cast, ReduceMax, Adds, Exp, ReduceSum, Muls), half out,

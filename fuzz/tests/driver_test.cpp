@@ -18,11 +18,12 @@ TEST(FuzzDriver, WritesProgramsWithTheirReplayCommand) {
   ASSERT_EQ(runFuzz(o, files, out, err), 0) << err.str();
   EXPECT_EQ(files.files.size(), 3u);
   EXPECT_EQ(files.files["f/fuzz_6.tile"], generate(6).source);
-  EXPECT_NE(out.str().find("f/fuzz_5.tile (" + generate(5).family + "): " + replayCommand(generate(5), "f/fuzz_5.tile") +
-                           "\n"),
+  EXPECT_NE(out.str().find("f/fuzz_5.tile (" + generate(5).family +
+                           "): " + replayCommand(generate(5), "f/fuzz_5.tile") + "\n"),
             std::string::npos)
       << out.str();
-  EXPECT_NE(out.str().find("3 programs from seed 5: all pass the front end and run on the reference\n"), std::string::npos);
+  EXPECT_NE(out.str().find("3 programs from seed 5: all pass the front end and run on the reference\n"),
+            std::string::npos);
 }
 
 TEST(FuzzDriver, TheReplayCommandRunsTheProgramOnTheInterpreter) {
@@ -38,7 +39,8 @@ TEST(FuzzDriver, TheReplayCommandRunsTheProgramOnTheInterpreter) {
   o.seed = p.seed;
   for (const auto& [name, v] : p.dims) o.shapes.push_back(name + "=" + std::to_string(v));
   for (const auto& [name, v] : p.attrs) o.attrs.push_back(name + "=" + std::to_string(v));
-  for (const auto& [name, r] : p.ranges) o.ranges.push_back(name + "=" + std::to_string(r.lo) + ":" + std::to_string(r.hi));
+  for (const auto& [name, r] : p.ranges)
+    o.ranges.push_back(name + "=" + std::to_string(r.lo) + ":" + std::to_string(r.hi));
   std::ostringstream out, err;
   EXPECT_EQ(interp::runInterp(o, files, out, err), 0) << err.str();
   EXPECT_NE(out.str().find("output y "), std::string::npos);

@@ -73,9 +73,10 @@ class FakeToolchain {
         if (at == std::string::npos) continue;
         int64_t line = 1 + std::count(source.begin(), source.begin() + static_cast<std::ptrdiff_t>(at), '\n') + 5;
         r.exitCode = 1;
-        r.err += fmt::format("{}: In function 'int f()':\n{}:{}:3: error: 'x' was not declared in this scope\n"
-                             "{:>5} |   x = 1;\n      |   ^\n",
-                             spec.argv[8], spec.argv[8], line, line);
+        r.err += fmt::format(
+            "{}: In function 'int f()':\n{}:{}:3: error: 'x' was not declared in this scope\n"
+            "{:>5} |   x = 1;\n      |   ^\n",
+            spec.argv[8], spec.argv[8], line, line);
       }
       return r;
     }
@@ -251,9 +252,9 @@ TEST_F(Emulate, AKernelTheCompilerPointsAtFailsAndTheRestIsBuiltWithoutIt) {
 
 TEST(EmulateBatch, CompilerMessagesAreTracedToTheKernelsWhoseLinesTheyName) {
   std::vector<LineRange> ranges;
-  std::string s = batchSource({"fuzz_1", "fuzz_2"}, {"tc_fuzz_1", "tc_fuzz_2"},
-                              {"// one\nnamespace tc_fuzz_1 {\n}\n", "// two\nnamespace tc_fuzz_2 {\nint x;\n}\n"},
-                              &ranges);
+  std::string s =
+      batchSource({"fuzz_1", "fuzz_2"}, {"tc_fuzz_1", "tc_fuzz_2"},
+                  {"// one\nnamespace tc_fuzz_1 {\n}\n", "// two\nnamespace tc_fuzz_2 {\nint x;\n}\n"}, &ranges);
   ASSERT_EQ(ranges.size(), 2u);
   std::vector<std::string> lines;
   std::istringstream in(s);

@@ -26,7 +26,8 @@ TEST(Fuzz, AThousandProgramsPassTheFrontEndAndRunOnTheReference) {
     ASSERT_TRUE(c.has_value()) << "seed " << seed << ":\n" << program.source << "\n" << error;
     ASSERT_FALSE(c->oracle.expected.empty()) << program.source;
     for (const auto& [name, tensor] : c->oracle.expected) {
-      for (double v : tensor.data) ASSERT_TRUE(std::isfinite(v)) << "seed " << seed << " output " << name << "\n" << program.source;
+      for (double v : tensor.data)
+        ASSERT_TRUE(std::isfinite(v)) << "seed " << seed << " output " << name << "\n" << program.source;
       EXPECT_TRUE(c->oracle.tolerances.count(name));
     }
     ++families[program.family];
@@ -34,13 +35,50 @@ TEST(Fuzz, AThousandProgramsPassTheFrontEndAndRunOnTheReference) {
   }
   for (const char* family : {"elementwise", "integer", "rows", "columns"}) EXPECT_GE(families[family], 100) << family;
   // Every construct the generator knows appears somewhere in the thousand.
-  for (const char* construct : {"exp(", "log(", "sqrt(", "rsqrt(", "reciprocal(", "tanh(", "sigmoid(", "gelu(", "silu(",
-                                "sin(", "cos(", "erf(", "abs(", "relu(", "maximum(", "minimum(", "pow(", "** 2",
-                                "leaky_relu(", "clamp(", "where(", "reduce_sum(", "reduce_mean(", "reduce_max(",
-                                "reduce_min(", "cumsum(", "cumprod(", "cast(", ", i32), f32)", ", f16), f32)",
-                                ", bf16), f32)", ", i16), f16)", "axis=0", "axis=-1", "buffers=1", "load(b0[0:1, :])",
-                                "load(b0[0:1, c])", "store(s[r, :]", ": f32 = ", "k0: i32", "Tensor[bf16",
-                                "Tensor[i16", "Tensor[i32", "Tensor[f16"}) {
+  for (const char* construct : {"exp(",
+                                "log(",
+                                "sqrt(",
+                                "rsqrt(",
+                                "reciprocal(",
+                                "tanh(",
+                                "sigmoid(",
+                                "gelu(",
+                                "silu(",
+                                "sin(",
+                                "cos(",
+                                "erf(",
+                                "abs(",
+                                "relu(",
+                                "maximum(",
+                                "minimum(",
+                                "pow(",
+                                "** 2",
+                                "leaky_relu(",
+                                "clamp(",
+                                "where(",
+                                "reduce_sum(",
+                                "reduce_mean(",
+                                "reduce_max(",
+                                "reduce_min(",
+                                "cumsum(",
+                                "cumprod(",
+                                "cast(",
+                                ", i32), f32)",
+                                ", f16), f32)",
+                                ", bf16), f32)",
+                                ", i16), f16)",
+                                "axis=0",
+                                "axis=-1",
+                                "buffers=1",
+                                "load(b0[0:1, :])",
+                                "load(b0[0:1, c])",
+                                "store(s[r, :]",
+                                ": f32 = ",
+                                "k0: i32",
+                                "Tensor[bf16",
+                                "Tensor[i16",
+                                "Tensor[i32",
+                                "Tensor[f16"}) {
     EXPECT_NE(all.find(construct), std::string::npos) << construct;
   }
 }

@@ -61,8 +61,9 @@ TEST(InterpBuiltins, UnaryMathIsTheDoubleFunctionRoundedToTheDType) {
   EXPECT_EQ(runExpr("tanh(v)"), apply([](double x) { return std::tanh(x); }));
   EXPECT_EQ(runExpr("sigmoid(v)"), apply([](double x) { return 1 / (1 + std::exp(-x)); }));
   EXPECT_EQ(runExpr("silu(v)"), apply([](double x) { return x / (1 + std::exp(-x)); }));
-  EXPECT_EQ(runExpr("gelu(v)"),
-            apply([](double x) { return 0.5 * x * (1 + std::tanh(std::sqrt(2 / M_PI) * (x + 0.044715 * x * x * x))); }));
+  EXPECT_EQ(runExpr("gelu(v)"), apply([](double x) {
+              return 0.5 * x * (1 + std::tanh(std::sqrt(2 / M_PI) * (x + 0.044715 * x * x * x)));
+            }));
   EXPECT_EQ(runExpr("sin(v)"), apply([](double x) { return std::sin(x); }));
   EXPECT_EQ(runExpr("cos(v)"), apply([](double x) { return std::cos(x); }));
   EXPECT_EQ(runExpr("erf(v)"), apply([](double x) { return std::erf(x); }));
@@ -78,7 +79,8 @@ TEST(InterpBuiltins, BinaryBuiltinsTakeNumbersInTheTilesDType) {
   EXPECT_EQ(runExpr("clamp(v, -1.0, 1.0)"), (std::vector<double>{-1, 0.25, 1, -0.75, 1, -1, 0.5, 1}));
   EXPECT_EQ(runExpr("where(v > 0.0, v, v * 0.5)"), (std::vector<double>{-0.75, 0.25, 2, -0.375, 3, -1, 0.5, 3}));
   EXPECT_EQ(runExpr("where(v <= 0.5, v * 0.0 + 1.0, 0.0)"), (std::vector<double>{1, 1, 0, 1, 0, 1, 1, 0}));
-  EXPECT_EQ(runExpr("v / 4.0 - 1.0"), (std::vector<double>{-1.375, -0.9375, -0.5, -1.1875, -0.25, -1.5, -0.875, -0.25}));
+  EXPECT_EQ(runExpr("v / 4.0 - 1.0"),
+            (std::vector<double>{-1.375, -0.9375, -0.5, -1.1875, -0.25, -1.5, -0.875, -0.25}));
   // 0.1 is rounded to f32 before the multiply: 3 * f32(0.1) rounded to f32.
   EXPECT_EQ(runExpr("v * 0.1")[4], roundTo(3.0 * roundTo(0.1, DType::F32), DType::F32));
 }
@@ -110,11 +112,12 @@ TEST(InterpBuiltins, ScansAccumulateAlongTheAxis) {
 TEST(InterpBuiltins, CastsConvertByTheLanguagesRules) {
   EXPECT_EQ(runExpr("cast(v, i32)", Out{"i32"}), (std::vector<double>{-1, 0, 2, 0, 3, -2, 0, 3}));  // toward zero
   EXPECT_EQ(runExpr("cast(v * 0.1, f16)", Out{"f16"}),
-            (std::vector<double>{roundTo(roundTo(-0.15, DType::F32), DType::F16), roundTo(roundTo(0.025, DType::F32), DType::F16),
-                                 roundTo(roundTo(0.2, DType::F32), DType::F16), roundTo(roundTo(-0.075, DType::F32), DType::F16),
-                                 roundTo(roundTo(3 * roundTo(0.1, DType::F32), DType::F32), DType::F16),
-                                 roundTo(roundTo(-0.2, DType::F32), DType::F16), roundTo(roundTo(0.05, DType::F32), DType::F16),
-                                 roundTo(roundTo(3 * roundTo(0.1, DType::F32), DType::F32), DType::F16)}));
+            (std::vector<double>{
+                roundTo(roundTo(-0.15, DType::F32), DType::F16), roundTo(roundTo(0.025, DType::F32), DType::F16),
+                roundTo(roundTo(0.2, DType::F32), DType::F16), roundTo(roundTo(-0.075, DType::F32), DType::F16),
+                roundTo(roundTo(3 * roundTo(0.1, DType::F32), DType::F32), DType::F16),
+                roundTo(roundTo(-0.2, DType::F32), DType::F16), roundTo(roundTo(0.05, DType::F32), DType::F16),
+                roundTo(roundTo(3 * roundTo(0.1, DType::F32), DType::F32), DType::F16)}));
   EXPECT_EQ(runExpr("cast(v, f32)", Out{}, "i16", {1, -2, 3, 32767, 0, 0, 0, -32768})[3], 32767);
   EXPECT_EQ(runExpr("cast(v, i16)", Out{"i16"}, "i32", {40000, 0, 0, 0, 0, 0, 0, -40000})[0], -25536);  // wraps
   EXPECT_EQ(runExpr("cast(v, u8)", Out{"u8"}, "f16", {300, -5, 2.9, 0, 0, 0, 0, 255}),

@@ -100,8 +100,9 @@ TEST(InterpDriver, UsageErrorsSayWhatIsWrong) {
   MemoryFiles files;
   files.files["leaky.tile"] = example("elementwise/leaky_relu.tile");
   files.files["bad.npy"] = "not numpy";
-  const char* kernel = "(x: Tensor[f32, (N,)], y: Tensor[f32, (N,)]):\n    for t in tiles(N, size=64):\n"
-                       "        with copyin:\n            v = load(x[t])\n        with copyout:\n            store(y[t], v)\n";
+  const char* kernel =
+      "(x: Tensor[f32, (N,)], y: Tensor[f32, (N,)]):\n    for t in tiles(N, size=64):\n"
+      "        with copyin:\n            v = load(x[t])\n        with copyout:\n            store(y[t], v)\n";
   files.files["two.tile"] = std::string("N = dim()\n\n@kernel\ndef a") + kernel + "\n@kernel\ndef b" + kernel;
   const UsageCase cases[] = {
       {{"N1000"}, {}, {}, {}, "leaky.tile", "error: --shape 'N1000' is not NAME=VALUE (e.g. --shape N=1000)\n"},
@@ -109,9 +110,18 @@ TEST(InterpDriver, UsageErrorsSayWhatIsWrong) {
       {{"N=-3"}, {}, {}, {}, "leaky.tile", "error: --shape N=-3: a size is a non-negative integer\n"},
       {{"N=abc"}, {}, {}, {}, "leaky.tile", "error: --shape N=abc: 'abc' is not a number\n"},
       {{}, {}, {}, {}, "leaky.tile", "error: missing sizes: pass --shape N=N\n"},
-      {{"N=4"}, {"alpha=2"}, {}, {}, "leaky.tile",
+      {{"N=4"},
+       {"alpha=2"},
+       {},
+       {},
+       "leaky.tile",
        "error: --attr alpha=2: kernel 'leaky_relu' has no attribute 'alpha' (its attributes: slope)\n"},
-      {{"N=4"}, {}, {}, {"y=0:1"}, "leaky.tile", "error: --range y=0:1: kernel 'leaky_relu' reads no tensor 'y' (its inputs: x)\n"},
+      {{"N=4"},
+       {},
+       {},
+       {"y=0:1"},
+       "leaky.tile",
+       "error: --range y=0:1: kernel 'leaky_relu' reads no tensor 'y' (its inputs: x)\n"},
       {{"N=4"}, {}, {}, {"x=1"}, "leaky.tile", "error: --range x=1: the range is LO:HI (e.g. x=-1:1)\n"},
       {{"N=4"}, {}, {}, {"x=2:1"}, "leaky.tile", "error: --range x=2:1: LO is above HI\n"},
       {{"N=4"}, {}, {"x=nope.npy"}, {}, "leaky.tile", "error: cannot read 'nope.npy': No such file or directory\n"},

@@ -45,9 +45,10 @@ TEST(InterpErrors, DimAboveItsDeclaredMax) {
   auto p = loadText(kScale);
   RunRequest rq = scaleRequest();
   rq.dims["N"] = 65;
-  EXPECT_EQ(runError(*p, rq), "t.tile:1:1: error: dim 'N' is 65 but is declared with max=64\n"
-                              "N = dim(max=64)\n^~~~~~~~~~~~~~~\n"
-                              "hint: use a value up to 64, or raise max= (the tile sizes were checked against it)\n");
+  EXPECT_EQ(runError(*p, rq),
+            "t.tile:1:1: error: dim 'N' is 65 but is declared with max=64\n"
+            "N = dim(max=64)\n^~~~~~~~~~~~~~~\n"
+            "hint: use a value up to 64, or raise max= (the tile sizes were checked against it)\n");
 }
 
 TEST(InterpErrors, MissingAttributeWithoutDefault) {
@@ -137,9 +138,11 @@ TEST(InterpErrors, HostArithmeticOnRunTimeValues) {
   EXPECT_EQ(hostError({{"d", 2}, {"z", 1}, {"e", 1}, {"o", -1}}),
             "t.tile:10:24: error: slice -1:3 of dimension 0 of 'x' is empty or negative\n"
             "            v = load(x[o : o + 4])\n                       ^~~~~~~~~\n");
-  EXPECT_NE(hostError({{"d", 1.5}, {"z", 1}, {"e", 1}, {"o", 0}}).find("error: attribute 'd' is 1.5 but must be an integer (i32)"),
+  EXPECT_NE(hostError({{"d", 1.5}, {"z", 1}, {"e", 1}, {"o", 0}})
+                .find("error: attribute 'd' is 1.5 but must be an integer (i32)"),
             std::string::npos);
-  EXPECT_NE(hostError({{"d", 1}, {"z", 1}, {"e", 1}, {"o", 0}}, -1).find("t.tile:1:1: error: dim 'N' is -1; sizes are non-negative"),
+  EXPECT_NE(hostError({{"d", 1}, {"z", 1}, {"e", 1}, {"o", 0}}, -1)
+                .find("t.tile:1:1: error: dim 'N' is -1; sizes are non-negative"),
             std::string::npos);
 }
 
@@ -165,7 +168,7 @@ def k(x: Tensor[f32, (M, N)], y: Tensor[f32, (M, N)]):
   rq.inputs["x"] = HostTensor::zeros(DType::F32, {3, 3});
   std::string text = runError(*p, rq);
   EXPECT_NE(text.find("t.tile:10:23: error: slice 1:2 is out of range for dimension 0 of 'v' (extent 1 at "
-                                  "run time)"),
+                      "run time)"),
             std::string::npos)
       << text;
 }

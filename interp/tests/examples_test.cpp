@@ -85,7 +85,8 @@ TEST(InterpExamples, SumRowsAndMaxColsReduceOverEitherAxis) {
 
   auto max = loadExample("reduction/max_cols.tile");
   rq.dims = {{"M", 37}, {"N", 5}};  // three row tiles of 16, the last one 5 rows long
-  rq.inputs["x"] = make(DType::F32, {37, 5}, [](const Idx& i) { return i[0] == 30 + i[1] ? 100.0 + i[1] : -(i[0] + i[1]); });
+  rq.inputs["x"] =
+      make(DType::F32, {37, 5}, [](const Idx& i) { return i[0] == 30 + i[1] ? 100.0 + i[1] : -(i[0] + i[1]); });
   y = runOk(*max, rq).at("y");
   EXPECT_EQ(y.data, (std::vector<double>{100, 101, 102, 103, 104}));
 }
@@ -181,8 +182,10 @@ TEST(InterpExamples, OptimizersUpdateTheirTensorsInPlace) {
 
   auto adam = loadExample("optimizer/adam.tile");
   rq.attrs = {{"lr", 0.1}, {"beta1", 0.9}, {"beta2", 0.999}, {"eps", 1e-8}, {"step", 1}};
-  rq.inputs = {{"param", values(DType::F32, {4}, {1, 1, 1, 1})}, {"grad", values(DType::F32, {4}, {1, -1, 2, 0})},
-               {"m", values(DType::F32, {4}, {0, 0, 0, 0})}, {"v", values(DType::F32, {4}, {0, 0, 0, 0})}};
+  rq.inputs = {{"param", values(DType::F32, {4}, {1, 1, 1, 1})},
+               {"grad", values(DType::F32, {4}, {1, -1, 2, 0})},
+               {"m", values(DType::F32, {4}, {0, 0, 0, 0})},
+               {"v", values(DType::F32, {4}, {0, 0, 0, 0})}};
   out = runOk(*adam, rq);
   // At step 1 with zero moments Adam moves each parameter by lr * sign(grad).
   EXPECT_NEAR(out.at("param").data[0], 0.9, 1e-6);

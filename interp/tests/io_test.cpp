@@ -50,7 +50,8 @@ TEST(Npy, F16IsStoredAsItsBitPattern) {
 // bf16 has no NumPy type: a NumPy user saves the uint16 bit patterns viewed as 'V2', and np.save writes '|V2'.
 // data/bf16_numpy_v2.npy is such a file (np.save of [[1, -2], [0.5, 3]] as bf16 bits .view('V2')).
 TEST(Npy, Bf16FromNumpyIsReadWithEitherByteOrderMark) {
-  std::ifstream in(std::filesystem::path(TILECRAFT_SOURCE_DIR) / "interp/tests/data/bf16_numpy_v2.npy", std::ios::binary);
+  std::ifstream in(std::filesystem::path(TILECRAFT_SOURCE_DIR) / "interp/tests/data/bf16_numpy_v2.npy",
+                   std::ios::binary);
   ASSERT_TRUE(in);
   std::string numpyBytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   ASSERT_NE(numpyBytes.find("'descr': '|V2'"), std::string::npos);
@@ -68,7 +69,8 @@ TEST(Npy, Bf16FromNumpyIsReadWithEitherByteOrderMark) {
   std::string bigEndian = numpyBytes;
   bigEndian.replace(bigEndian.find("|V2"), 3, ">V2");
   EXPECT_FALSE(decodeNpy(bigEndian, &error));
-  EXPECT_EQ(error, "unsupported .npy dtype '>V2' (supported: <f2, <V2 or |V2 (bf16), <f4, |i1, |u1, <i2, <i4, <i8, |b1)");
+  EXPECT_EQ(error,
+            "unsupported .npy dtype '>V2' (supported: <f2, <V2 or |V2 (bf16), <f4, |i1, |u1, <i2, <i4, <i8, |b1)");
 }
 
 TEST(Npy, BadFilesAreRejectedWithTheReason) {
@@ -81,7 +83,8 @@ TEST(Npy, BadFilesAreRejectedWithTheReason) {
   std::string f64 = bytes;
   f64.replace(f64.find("<f4"), 3, "<f8");
   EXPECT_FALSE(decodeNpy(f64, &error));
-  EXPECT_EQ(error, "unsupported .npy dtype '<f8' (supported: <f2, <V2 or |V2 (bf16), <f4, |i1, |u1, <i2, <i4, <i8, |b1)");
+  EXPECT_EQ(error,
+            "unsupported .npy dtype '<f8' (supported: <f2, <V2 or |V2 (bf16), <f4, |i1, |u1, <i2, <i4, <i8, |b1)");
   EXPECT_FALSE(decodeNpy(bytes.substr(0, 20), &error));
   EXPECT_EQ(error, "truncated .npy header");
   std::string v9 = bytes;
@@ -91,7 +94,8 @@ TEST(Npy, BadFilesAreRejectedWithTheReason) {
   std::string noShape = bytes;
   noShape.replace(noShape.find("'shape'"), 7, "'shapf'");
   EXPECT_FALSE(decodeNpy(noShape, &error));
-  EXPECT_EQ(error.rfind("malformed .npy header: {'descr': '<f4', 'fortran_order': False, 'shapf': (3,), }", 0), 0u) << error;
+  EXPECT_EQ(error.rfind("malformed .npy header: {'descr': '<f4', 'fortran_order': False, 'shapf': (3,), }", 0), 0u)
+      << error;
   HostTensor big{DType::I64, {1}, {0}};
   std::string i64 = encodeNpy(big);
   int64_t huge = (int64_t{1} << 53) + 1;
@@ -144,8 +148,9 @@ TEST(Compare, FloatsPassWithinTheDTypeScaledToleranceAndFailBeyondIt) {
   EXPECT_FALSE(r.pass);
   EXPECT_EQ(r.mismatches, 1);
   EXPECT_EQ(r.worstIndex, 1);
-  EXPECT_EQ(r.message, "1 of 4 elements out of tolerance; mean rel error 0.00641 (limit 0.000977), max 0.025 at [1] "
-                       "(got 2.05, want 2)");
+  EXPECT_EQ(r.message,
+            "1 of 4 elements out of tolerance; mean rel error 0.00641 (limit 0.000977), max 0.025 at [1] "
+            "(got 2.05, want 2)");
 }
 
 TEST(Compare, IntegersMustBeExactAndNaNPositionsMustMatch) {
@@ -155,7 +160,8 @@ TEST(Compare, IntegersMustBeExactAndNaNPositionsMustMatch) {
   got.data[3] = 5;
   auto r = compare(ref, got, Tolerance::forDType(DType::I32));
   EXPECT_FALSE(r.pass);
-  EXPECT_EQ(r.message, "1 of 4 elements out of tolerance; mean rel error 0.0625 (limit 0), max 0.25 at [1, 1] (got 5, want 4)");
+  EXPECT_EQ(r.message,
+            "1 of 4 elements out of tolerance; mean rel error 0.0625 (limit 0), max 0.25 at [1, 1] (got 5, want 4)");
   HostTensor fref{DType::F32, {2}, {NAN, 1}};
   HostTensor fgot{DType::F32, {2}, {1, 1}};
   EXPECT_FALSE(compare(fref, fgot, Tolerance::forDType(DType::F32)).pass);

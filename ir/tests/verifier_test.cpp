@@ -24,8 +24,7 @@ TEST(Verifier, ReadBeforeWrite) {
   // Drop the load of %a: the add then reads a buffer nothing wrote.
   auto& body = f.k.node(f.copyin).body;
   body.erase(body.begin());
-  EXPECT_THAT(verify(f.k),
-              ElementsAre(fmt::format("add: Binary add #{}: reads %a before it is written", f.add)));
+  EXPECT_THAT(verify(f.k), ElementsAre(fmt::format("add: Binary add #{}: reads %a before it is written", f.add)));
 }
 
 TEST(Verifier, LoadOutsideCopyIn) {
@@ -35,8 +34,8 @@ TEST(Verifier, LoadOutsideCopyIn) {
   in.erase(in.begin());
   auto& compute = f.k.node(f.compute).body;
   compute.insert(compute.begin(), f.loadA);
-  EXPECT_THAT(verify(f.k), ElementsAre(fmt::format(
-                               "add: Load #{}: is in a compute stage; it belongs in copyin", f.loadA)));
+  EXPECT_THAT(verify(f.k),
+              ElementsAre(fmt::format("add: Load #{}: is in a compute stage; it belongs in copyin", f.loadA)));
 }
 
 TEST(Verifier, OpOutsideAnyStage) {
@@ -44,8 +43,7 @@ TEST(Verifier, OpOutsideAnyStage) {
   auto& compute = f.k.node(f.compute).body;
   compute.clear();
   f.k.node(f.tileLoop).body.insert(f.k.node(f.tileLoop).body.begin() + 1, f.add);
-  EXPECT_THAT(verify(f.k),
-              ElementsAre(fmt::format("add: Binary add #{}: must be inside a compute stage", f.add)));
+  EXPECT_THAT(verify(f.k), ElementsAre(fmt::format("add: Binary add #{}: must be inside a compute stage", f.add)));
 }
 
 TEST(Verifier, LoopInsideAStage) {
@@ -54,17 +52,16 @@ TEST(Verifier, LoopInsideAStage) {
   uint32_t loop = b.addLoop({"i", false});
   NodeId inner = b.rangeLoop(loop, b.intConst(0), b.intConst(4), b.intConst(1));
   f.k.node(f.compute).body.push_back(inner);
-  EXPECT_THAT(verify(f.k), ElementsAre(fmt::format(
-                               "add: RangeLoop #{}: a compute stage holds straight-line ops only", inner)));
+  EXPECT_THAT(verify(f.k),
+              ElementsAre(fmt::format("add: RangeLoop #{}: a compute stage holds straight-line ops only", inner)));
 }
 
 TEST(Verifier, DtypesMustAgree) {
   AddKernel f;
   f.k.buffers[f.b].dtype = DType::F32;
   // The load of %b now also disagrees with its tensor; both are reported, in node order.
-  EXPECT_THAT(verify(f.k),
-              ElementsAre(fmt::format("add: Load #{}: a load keeps the tensor's dtype", f.loadA + 1),
-                          fmt::format("add: Binary add #{}: dtypes differ: %c is f16, %b is f32", f.add)));
+  EXPECT_THAT(verify(f.k), ElementsAre(fmt::format("add: Load #{}: a load keeps the tensor's dtype", f.loadA + 1),
+                                       fmt::format("add: Binary add #{}: dtypes differ: %c is f16, %b is f32", f.add)));
 }
 
 TEST(Verifier, VectorOperandMustBeInUb) {
@@ -80,8 +77,7 @@ TEST(Verifier, LoopFieldOutsideItsLoop) {
   uint32_t var = b.addVar({"s", Var::Kind::Device, DType::I64, 0, kNone});
   NodeId def = b.scalarDef(var, b.loopField(f.loop, Op::Start));
   f.k.node(f.k.body).body.push_back(def);
-  EXPECT_THAT(verify(f.k),
-              ElementsAre(fmt::format("add: ScalarDef #{}: uses loop 't' outside its body", def)));
+  EXPECT_THAT(verify(f.k), ElementsAre(fmt::format("add: ScalarDef #{}: uses loop 't' outside its body", def)));
 }
 
 TEST(Verifier, DequeBeforeEnque) {
@@ -142,9 +138,8 @@ TEST(Verifier, TransposeOnlyTowardsL0) {
   NodeId copy = b.copy(d, f.a, false);
   f.k.node(copy).transpose = true;
   f.k.node(f.compute).body.push_back(copy);
-  EXPECT_THAT(verify(f.k),
-              ElementsAre(fmt::format(
-                  "add: Copy #{}: transposed destination %d is in UB; this op needs L0A or L0B", copy)));
+  EXPECT_THAT(verify(f.k), ElementsAre(fmt::format(
+                               "add: Copy #{}: transposed destination %d is in UB; this op needs L0A or L0B", copy)));
 }
 
 TEST(Verifier, BodyMustBeABlock) {

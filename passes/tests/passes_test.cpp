@@ -101,21 +101,20 @@ TEST(QueueInsertion, QueuesBetweenStagesWithTheLoopsBufferCount) {
 
 TEST(QueueInsertion, ValueLoadedOnceIsHeldAcrossTheLoop) {
   testing::Compiled c;
-  testing::compileInto(
-      c, "scale.tile",
-      "M = dim()\n"
-      "@kernel\n"
-      "def scale(x: Tensor[f32, (M, 64)], w: Tensor[f32, (1, 64)], y: Tensor[f32, (M, 64)]):\n"
-      "    rows = split(M, cores=vector_cores(8))\n"
-      "    with copyin:\n"
-      "        g = load(w[0:1, :])\n"
-      "    for r in tiles(rows, size=16, buffers=1):\n"
-      "        with copyin:\n"
-      "            v = load(x[r, :])\n"
-      "        with compute:\n"
-      "            o = v * g\n"
-      "        with copyout:\n"
-      "            store(y[r, :], o)\n");
+  testing::compileInto(c, "scale.tile",
+                       "M = dim()\n"
+                       "@kernel\n"
+                       "def scale(x: Tensor[f32, (M, 64)], w: Tensor[f32, (1, 64)], y: Tensor[f32, (M, 64)]):\n"
+                       "    rows = split(M, cores=vector_cores(8))\n"
+                       "    with copyin:\n"
+                       "        g = load(w[0:1, :])\n"
+                       "    for r in tiles(rows, size=16, buffers=1):\n"
+                       "        with copyin:\n"
+                       "            v = load(x[r, :])\n"
+                       "        with compute:\n"
+                       "            o = v * g\n"
+                       "        with copyout:\n"
+                       "            store(y[r, :], o)\n");
   ASSERT_EQ(c.errors(), "");
   ASSERT_EQ(c.module.kernels.size(), 1u);
   ir::Kernel& k = c.module.kernels[0];
@@ -227,9 +226,8 @@ TEST(BufferPlan, CapacityIsCheckedOnTheRealLayout) {
   bufferPlan(f.k, context);
   ASSERT_EQ(diags.errorCount(), 1u);
   const support::Diagnostic& d = diags.diagnostics()[0];
-  EXPECT_EQ(
-      d.message,
-      "kernel 'add' needs 393216 bytes of UB after buffer planning (aligned offsets); 196608 available");
+  EXPECT_EQ(d.message,
+            "kernel 'add' needs 393216 bytes of UB after buffer planning (aligned offsets); 196608 available");
   ASSERT_EQ(d.notes.size(), 1u);
   EXPECT_EQ(d.notes[0].message, "largest buffer: 'a' of 65536 bytes x2 copies");
   EXPECT_EQ(d.hint, "use a smaller tile size, or buffers=1 on its loop");

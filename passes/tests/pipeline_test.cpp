@@ -24,9 +24,7 @@ namespace {
 
 using ::testing::HasSubstr;
 
-std::string example(const std::string& path) {
-  return std::string(TILECRAFT_SOURCE_DIR) + "/examples/" + path;
-}
+std::string example(const std::string& path) { return std::string(TILECRAFT_SOURCE_DIR) + "/examples/" + path; }
 
 TEST(Pipeline, OrderAndReasons) {
   std::vector<std::string> names;
@@ -158,7 +156,8 @@ Checked checkAndPlan(const std::string& name, const std::string& text) {
   if (diagnostics.hasErrors() || sema.kernels.size() != 1) return out;
   ir::Module module = lower(ast, sema, sources, diagnostics);
   EXPECT_TRUE(runPipeline(module, PipelineOptions{}, diagnostics, nullptr))
-      << name << "\n" << support::renderText(sources, diagnostics.diagnostics());
+      << name << "\n"
+      << support::renderText(sources, diagnostics.diagnostics());
   if (module.kernels.size() != 1) return out;
   out.peak = sema.kernels[0].peakBytes;
   out.planned = module.kernels[0].plannedBytes;
@@ -169,17 +168,20 @@ Checked checkAndPlan(const std::string& name, const std::string& text) {
 TEST(Pipeline, CheckerAndPlannerAgreeOnEachCapacityRule) {
   auto rows = [](const std::string& compute, const std::string& store, const std::string& tileArgs = "") {
     return "M = dim()\nN = dim(max=1000)\n\n@kernel\ndef k(x: Tensor[f32, (M, N)], y: Tensor[f32, (M, N)]):\n"
-           "    rows = split(M, cores=vector_cores())\n    for r in tiles(rows, size=4" + tileArgs + "):\n"
-           "        with copyin:\n            v = load(x[r, :])\n        with compute:\n" + compute +
-           "        with copyout:\n            store(y[r, :], " + store + ")\n";
+           "    rows = split(M, cores=vector_cores())\n    for r in tiles(rows, size=4" +
+           tileArgs +
+           "):\n"
+           "        with copyin:\n            v = load(x[r, :])\n        with compute:\n" +
+           compute + "        with copyout:\n            store(y[r, :], " + store + ")\n";
   };
   const std::map<std::string, std::string> programs = {
       {"in_place_chain", rows("            a = v * 2.0\n            b = exp(a)\n            out = b - 1.0\n", "out")},
-      {"operand_read_later", rows("            a = v * 2.0\n            b = a + 1.0\n            out = b * a\n", "out")},
+      {"operand_read_later",
+       rows("            a = v * 2.0\n            b = a + 1.0\n            out = b * a\n", "out")},
       {"augmented_store_copy", rows("            o = v * 1.0\n            o += tanh(o) * 2.0\n", "o")},
       {"computed_in_store", rows("            out = relu(v)\n", "exp(out) * 2.0", ", buffers=1")},
-      {"compare_and_where", rows("            m = reduce_max(v, axis=-1)\n            out = where(v > m, v, 0.0)\n",
-                                 "out")},
+      {"compare_and_where",
+       rows("            m = reduce_max(v, axis=-1)\n            out = where(v > m, v, 0.0)\n", "out")},
       {"grid_one_copy",
        "M = dim()\n\n@kernel\ndef g(x: Tensor[f32, (M,)], y: Tensor[f32, (M,)]):\n"
        "    for m in grid((M,), size=(1024,)):\n        with copyin:\n            v = load(x[m])\n"

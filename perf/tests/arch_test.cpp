@@ -89,7 +89,8 @@ TEST(ArchSpec, IllTypedValueIsReported) {
   json doc = json::parse(realText("910b2"));
   doc["numbers"]["cores"]["aic"]["value"] = "many";
   FakeFiles fake{{{"a/910b2.json", doc.dump()}}};
-  EXPECT_EQ(loadError(fake, "a/910b2.json"), "a/910b2.json: /numbers/cores/aic/value: expected a number, got string \"many\"");
+  EXPECT_EQ(loadError(fake, "a/910b2.json"),
+            "a/910b2.json: /numbers/cores/aic/value: expected a number, got string \"many\"");
 }
 
 TEST(ArchSpec, BareNumberWithoutUnitObjectIsReported) {
@@ -112,7 +113,8 @@ TEST(ArchSpec, MissingUnitAndMissingSourceAreReported) {
   json doc = json::parse(realText("910b2"));
   doc["numbers"]["dma"]["mte2_startup"].erase("unit");
   FakeFiles fake{{{"a/910b2.json", doc.dump()}}};
-  EXPECT_EQ(loadError(fake, "a/910b2.json"), "a/910b2.json: /numbers/dma/mte2_startup/unit: missing (expected \"cycle\")");
+  EXPECT_EQ(loadError(fake, "a/910b2.json"),
+            "a/910b2.json: /numbers/dma/mte2_startup/unit: missing (expected \"cycle\")");
 
   doc = json::parse(realText("910b2"));
   doc["numbers"]["dma"]["mte2_startup"]["source"] = "";
@@ -131,7 +133,9 @@ TEST(ArchSpec, NegativeValueIsReported) {
 TEST(ArchSpec, OverrideMissingANumberOfAnIncompleteBaseNamesTheChain) {
   json base = json::parse(realText("910b2"));
   base["numbers"]["memory"].erase("l2_size");
-  json over = {{"name", "x"}, {"base", "910b2"}, {"numbers", {{"cores", {{"aic", {{"value", 20}, {"unit", "count"}, {"source", "s"}}}}}}}};
+  json over = {{"name", "x"},
+               {"base", "910b2"},
+               {"numbers", {{"cores", {{"aic", {{"value", 20}, {"unit", "count"}, {"source", "s"}}}}}}}};
   FakeFiles fake{{{"a/910b2.json", base.dump()}, {"a/x.json", over.dump()}}};
   EXPECT_EQ(loadError(fake, "a/x.json"),
             "a/x.json (base a/910b2.json): missing number /numbers/memory/l2_size (expected {\"value\": ..., \"unit\": "
@@ -153,7 +157,8 @@ TEST(ArchSpec, BaseLoopIsReported) {
 
 TEST(ArchSpec, InvalidJsonAndMissingNumbersObjectAreReported) {
   FakeFiles fake{{{"a/bad.json", "{\"numbers\": "}, {"a/empty.json", "{\"name\": \"e\"}"}}};
-  EXPECT_EQ(loadError(fake, "a/bad.json").rfind("a/bad.json: invalid JSON at byte 13: ", 0), 0u) << loadError(fake, "a/bad.json");
+  EXPECT_EQ(loadError(fake, "a/bad.json").rfind("a/bad.json: invalid JSON at byte 13: ", 0), 0u)
+      << loadError(fake, "a/bad.json");
   EXPECT_EQ(loadError(fake, "a/empty.json"),
             "a/empty.json: /numbers: missing (an arch spec holds its numbers in an object \"numbers\")");
 }

@@ -33,9 +33,7 @@ class PublicCalibration : public ::testing::Test {
     report_ = nullptr;
     cases_ = nullptr;
   }
-  void SetUp() override {
-    ASSERT_NE(report_, nullptr) << "calibration CSV not found at " << publicCsv().string();
-  }
+  void SetUp() override { ASSERT_NE(report_, nullptr) << "calibration CSV not found at " << publicCsv().string(); }
   static std::vector<TaskCase>* cases_;
   static CalibrationReport* report_;
 };
@@ -43,8 +41,8 @@ std::vector<TaskCase>* PublicCalibration::cases_ = nullptr;
 CalibrationReport* PublicCalibration::report_ = nullptr;
 
 TEST_F(PublicCalibration, CoversAllOfLevelOneAndTwoAndTheMatmulLikeCasesOfLevelThree) {
-  const std::set<std::string> matmulLike = {"QuantMatmul", "WeightQuantBatchMatmul", "GroupedMatmul", "Conv2D",
-                                            "Conv3DBackpropFilter", "DepthwiseConv2D"};
+  const std::set<std::string> matmulLike = {"QuantMatmul", "WeightQuantBatchMatmul", "GroupedMatmul",
+                                            "Conv2D",      "Conv3DBackpropFilter",   "DepthwiseConv2D"};
   for (const CaseResult& r : report_->cases) {
     if (r.task->level == "level1" || r.task->level == "level2" || matmulLike.count(r.task->op)) {
       EXPECT_TRUE(r.covered) << r.task->op << " case " << r.task->caseId << ": " << r.skipReason;
@@ -73,9 +71,20 @@ TEST_F(PublicCalibration, LimitMeetsItsTarget) {
 
 TEST_F(PublicCalibration, MemoryBoundOperatorsMatchEveryCase) {
   // Operators whose t_hw_us is pure data movement must match case for case.
-  const std::set<std::string> exact = {"Maximum", "MaskedScale", "ForeachAddcdivScalar", "RmsNorm", "Scatter",
-                                       "Gather", "ArgMax", "ApplyAdamW", "ApplyRotaryPosEmb", "QuantMatmul",
-                                       "GroupedMatmul", "Conv2D", "Conv3DBackpropFilter", "WeightQuantBatchMatmul"};
+  const std::set<std::string> exact = {"Maximum",
+                                       "MaskedScale",
+                                       "ForeachAddcdivScalar",
+                                       "RmsNorm",
+                                       "Scatter",
+                                       "Gather",
+                                       "ArgMax",
+                                       "ApplyAdamW",
+                                       "ApplyRotaryPosEmb",
+                                       "QuantMatmul",
+                                       "GroupedMatmul",
+                                       "Conv2D",
+                                       "Conv3DBackpropFilter",
+                                       "WeightQuantBatchMatmul"};
   for (const CaseResult& r : report_->cases) {
     if (!exact.count(r.task->op)) continue;
     EXPECT_NEAR(r.limitRatio, 1.0, 0.10) << r.task->op << " case " << r.task->caseId;
@@ -84,10 +93,25 @@ TEST_F(PublicCalibration, MemoryBoundOperatorsMatchEveryCase) {
 
 TEST_F(PublicCalibration, VectorRecipesMatchEveryCaseOfTheirOperators) {
   // Operators whose vector-bound cases follow CANN Bench's counts (docs/perf-model.md §3): every case.
-  const std::set<std::string> exact = {"Exp", "Sigmoid", "Gelu", "Mish", "SwiGlu", "Softmax", "GroupNorm",
-                                       "CrossEntropyLoss", "ForeachNorm", "Cummin", "Gcd", "GridSampler3D",
-                                       "MhcSinkhorn", "DequantSwigluQuant", "AddRmsNormDynamicQuant",
-                                       "DepthwiseConv2D", "Dilation2D", "MoeGatingTopKSoftmax", "NMS"};
+  const std::set<std::string> exact = {"Exp",
+                                       "Sigmoid",
+                                       "Gelu",
+                                       "Mish",
+                                       "SwiGlu",
+                                       "Softmax",
+                                       "GroupNorm",
+                                       "CrossEntropyLoss",
+                                       "ForeachNorm",
+                                       "Cummin",
+                                       "Gcd",
+                                       "GridSampler3D",
+                                       "MhcSinkhorn",
+                                       "DequantSwigluQuant",
+                                       "AddRmsNormDynamicQuant",
+                                       "DepthwiseConv2D",
+                                       "Dilation2D",
+                                       "MoeGatingTopKSoftmax",
+                                       "NMS"};
   for (const CaseResult& r : report_->cases) {
     if (!exact.count(r.task->op)) continue;
     EXPECT_NEAR(r.limitRatio, 1.0, 0.10) << r.task->op << " case " << r.task->caseId;
@@ -126,7 +150,8 @@ TEST(CalibrateCommand, RunsAnyFileInTheFormat) {
   std::string file = writeTemp("tilecraft_perf_one.csv",
                                "level,op_dir,operator,category,case_id,input_shapes,dtypes,attrs,value_range,"
                                "baseline_kernels,baseline_us,baseline_kind,t_hw_us\n"
-                               "level1,exp,Exp,Elementwise,1,\"[[8192, 8192]]\",\"[\"\"float16\"\"]\",{},,Exp\xC3\x97" "1,143.2,measured,69.91\n"
+                               "level1,exp,Exp,Elementwise,1,\"[[8192, 8192]]\",\"[\"\"float16\"\"]\",{},,Exp\xC3\x97"
+                               "1,143.2,measured,69.91\n"
                                "level9,x,Mystery,X,1,\"[[4]]\",\"[\"\"float16\"\"]\",{},,,10,capped,1\n");
   std::ostringstream out, err;
   CalibrateOptions options;
@@ -181,7 +206,8 @@ TEST(CalibrateCommand, MalformedRowIsASkippedCaseAndUnknownArchAnError) {
   options.json = false;
   options.arch = "h100";
   EXPECT_EQ(runCalibrate(options, out2, err2), 1);
-  EXPECT_EQ(err2.str(), "error: unknown architecture 'h100': no spec file " + (archDir() / "h100.json").string() + "\n");
+  EXPECT_EQ(err2.str(),
+            "error: unknown architecture 'h100': no spec file " + (archDir() / "h100.json").string() + "\n");
 }
 
 // A CANN Bench cases.csv with level-4 rows (tensor lists, null inputs) and bad rows: every row is reported, the

@@ -35,7 +35,9 @@ std::string rowProblem(const std::string& text) {
 TEST(CasesCsv, ParsesQuotedJsonColumns) {
   std::string text = kHeader +
                      "level1,exp,Exp,Elementwise,3,\"[[4096, 4096]]\",\"[\"\"bfloat16\"\"]\",\"{\"\"base\"\": -1.0, "
-                     "\"\"approximate\"\": \"\"tanh\"\", \"\"flag\"\": true}\",\"[-3, 3]\",Muls\xC3\x97" "1 + Exp\xC3\x97" "2,58.922,measured,17.48\n"
+                     "\"\"approximate\"\": \"\"tanh\"\", \"\"flag\"\": true}\",\"[-3, 3]\",Muls\xC3\x97"
+                     "1 + Exp\xC3\x97"
+                     "2,58.922,measured,17.48\n"
                      "level1,f,ForeachNorm,Reduction,5,\"[[[2048, 4096], [2048, 4096]]]\",\"[\"\"float32\"\"]\",{},,"
                      ",10.9,capped,1.09\n";
   std::vector<TaskCase> cases = parseCasesCsv(text, "cases.csv");
@@ -68,9 +70,11 @@ TEST(CasesCsv, ParsesQuotedJsonColumns) {
 }
 
 TEST(CasesCsv, NullInputsAreAbsent) {
-  std::string text = kHeader +
-                     "level3,q,QuantMatmul,Contraction,2,\"[[8, 16], null, [16]]\",\"[\"\"int8\"\", null, \"\"float32\"\"]\",{},,"
-                     "X\xC3\x97" "1,1.0,measured,1.0\n";
+  std::string text =
+      kHeader +
+      "level3,q,QuantMatmul,Contraction,2,\"[[8, 16], null, [16]]\",\"[\"\"int8\"\", null, \"\"float32\"\"]\",{},,"
+      "X\xC3\x97"
+      "1,1.0,measured,1.0\n";
   std::vector<TaskCase> cases = parseCasesCsv(text, "cases.csv");
   ASSERT_EQ(cases[0].inputs.size(), 3u);
   EXPECT_TRUE(cases[0].inputs[0].present);
@@ -80,9 +84,13 @@ TEST(CasesCsv, NullInputsAreAbsent) {
 }
 
 TEST(CasesCsv, WrongFieldCountIsThatRowsProblemOnly) {
-  std::string text = kHeader + "level1,exp,Exp,E,1,\"[[4]]\",\"[\"\"float16\"\"]\",{},,K\xC3\x97" "1,1,measured,1\n" +
-                     "level1,exp,Exp,E,2,\"[[4]]\",\"[\"\"float16\"\"]\",{},K\xC3\x97" "1,1,measured,1\n" +
-                     "level1,exp,Exp,E,3,\"[[4]]\",\"[\"\"float16\"\"]\",{},,K\xC3\x97" "1,1,measured,1\n";
+  std::string text = kHeader +
+                     "level1,exp,Exp,E,1,\"[[4]]\",\"[\"\"float16\"\"]\",{},,K\xC3\x97"
+                     "1,1,measured,1\n" +
+                     "level1,exp,Exp,E,2,\"[[4]]\",\"[\"\"float16\"\"]\",{},K\xC3\x97"
+                     "1,1,measured,1\n" +
+                     "level1,exp,Exp,E,3,\"[[4]]\",\"[\"\"float16\"\"]\",{},,K\xC3\x97"
+                     "1,1,measured,1\n";
   std::vector<TaskCase> cases = parseCasesCsv(text, "cases.csv");
   ASSERT_EQ(cases.size(), 3u);
   EXPECT_EQ(cases[0].problem, "");
@@ -145,8 +153,9 @@ TEST(CasesCsv, TensorListDtypeFaultsAreTheRowsProblem) {
 
 // A few CANN Bench tasks write their list columns as Python literals.
 TEST(CasesCsv, ReadsPythonLiteralColumns) {
-  std::string text = kHeader + "level3,r,ROIPooling,P,1,\"[[2, 8], [4, 5]]\",\"['float16', 'float32']\","
-                               "\"{'pooled': 7, 'aligned': True, 'mode': None, 'name': 'max'}\",,,1,measured,1\n";
+  std::string text = kHeader +
+                     "level3,r,ROIPooling,P,1,\"[[2, 8], [4, 5]]\",\"['float16', 'float32']\","
+                     "\"{'pooled': 7, 'aligned': True, 'mode': None, 'name': 'max'}\",,,1,measured,1\n";
   std::vector<TaskCase> cases = parseCasesCsv(text, "cases.csv");
   ASSERT_EQ(cases.size(), 1u);
   EXPECT_EQ(cases[0].problem, "");

@@ -39,8 +39,8 @@ class Writer {
         "{{\"i\":{},\"p\":\"{}\",\"c\":\"{}\",\"n\":\"{}\",\"f\":\"k.cpp\",\"l\":{},\"dt\":2,\"rep\":{},\"el\":{},"
         "\"by\":{},\"bu\":{},\"bl\":{},\"ga\":0,\"src\":\"{}\",\"dst\":\"{}\",\"m\":0,\"k\":0,\"nn\":0,\"ev\":-1,"
         "\"tok\":0{}}}\n",
-        i_, pipe, cls, name, 10 + i_, std::string_view(cls) == "vector" ? 1 : 0, bytes / 2, bytes, bytes ? 1 : 0,
-        bytes, src, dst, cross);
+        i_, pipe, cls, name, 10 + i_, std::string_view(cls) == "vector" ? 1 : 0, bytes / 2, bytes, bytes ? 1 : 0, bytes,
+        src, dst, cross);
     ++i_;
   }
   void copyIn(uint64_t bytes) { instr("MTE2", "dma_in", "DataCopy", bytes, -1, 0, "GM", "UB"); }
@@ -184,7 +184,7 @@ TEST(CrossCoreTimeline, TracesWithoutFlagIdsKeepTheUnpairedModel) {
   w.instr("S", "core_sync", "CrossCoreWaitFlag", 0, -2);
   Sim r = simulateText(w.text());
   EXPECT_NEAR(r.event(0, 1).start, r.end(0, 0), 1e-9);  // drains the core
-  EXPECT_LT(r.event(1, 0).start, 100);                   // waits for nothing
+  EXPECT_LT(r.event(1, 0).start, 100);                  // waits for nothing
 }
 
 TEST(CrossCoreTimeline, AWaitNoSetReachesIsReported) {

@@ -11,7 +11,9 @@
 namespace tilecraft::perf {
 namespace {
 
-ArchSpec arch910b2() { return loadArchByName("910b2", std::filesystem::path(TILECRAFT_SOURCE_DIR) / "configs" / "arch"); }
+ArchSpec arch910b2() {
+  return loadArchByName("910b2", std::filesystem::path(TILECRAFT_SOURCE_DIR) / "configs" / "arch");
+}
 
 // One CSV row: shapes, dtypes and attrs as JSON (without CSV quoting).
 TaskCase makeCase(const std::string& op, const std::string& shapes, const std::string& dtypes,
@@ -24,7 +26,9 @@ TaskCase makeCase(const std::string& op, const std::string& shapes, const std::s
   std::string text =
       "level,op_dir,operator,category,case_id,input_shapes,dtypes,attrs,value_range,baseline_kernels,baseline_us,"
       "baseline_kind,t_hw_us\n"
-      "level1,x," + op + ",C,1," + quote(shapes) + "," + quote(dtypes) + "," + quote(attrs) + "," + (range.empty() ? "" : quote(range)) + "," + kernels + ",10,measured,1\n";
+      "level1,x," +
+      op + ",C,1," + quote(shapes) + "," + quote(dtypes) + "," + quote(attrs) + "," +
+      (range.empty() ? "" : quote(range)) + "," + kernels + ",10,measured,1\n";
   return parseCasesCsv(text, "test.csv").at(0);
 }
 
@@ -130,9 +134,9 @@ TEST(Limit, CumminCountsOnlyTheValuesAndScansInLogPasses) {
   TaskCase c = makeCase("Cummin", "[[4096, 4096]]", "[\"bfloat16\"]", "{\"dim\": -1}");
   LimitResult r = computeLimit(workOf(c), a);
   double n = 4096.0 * 4096;
-  EXPECT_NEAR(r.hapUnits.mte3, n * 2 / 1.92e12, 1e-12);       // the int64 indices are left out
-  EXPECT_NEAR(r.hapUnits.vector, n * 12 / 6e12, 1e-12);       // log2(4096) = 12 passes
-  EXPECT_NEAR(r.hapS * 1e6, 33.554, 0.01);                    // t_hw_us of Cummin case 3
+  EXPECT_NEAR(r.hapUnits.mte3, n * 2 / 1.92e12, 1e-12);                           // the int64 indices are left out
+  EXPECT_NEAR(r.hapUnits.vector, n * 12 / 6e12, 1e-12);                           // log2(4096) = 12 passes
+  EXPECT_NEAR(r.hapS * 1e6, 33.554, 0.01);                                        // t_hw_us of Cummin case 3
   EXPECT_NEAR(r.pessimisticUnits.mte2, (n * 2 + n * 2 + n * 8) / 1.8e12, 1e-12);  // ... but not here
 }
 
@@ -192,8 +196,14 @@ TEST(Limit, MoeGatingIsSoftmaxThenStreamingTopK) {
 
 TEST(Eager, EveryListedKernelPaysItsFloorAndRoundTrip) {
   ArchSpec a = arch910b2();
-  TaskCase one = makeCase("Exp", "[[1024, 1024]]", "[\"float32\"]", "{}", "Exp\xC3\x97" "1");
-  TaskCase three = makeCase("Exp", "[[1024, 1024]]", "[\"float32\"]", "{}", "Muls\xC3\x97" "1 + Add\xC3\x97" "1 + Exp\xC3\x97" "1");
+  TaskCase one = makeCase("Exp", "[[1024, 1024]]", "[\"float32\"]", "{}",
+                          "Exp\xC3\x97"
+                          "1");
+  TaskCase three = makeCase("Exp", "[[1024, 1024]]", "[\"float32\"]", "{}",
+                            "Muls\xC3\x97"
+                            "1 + Add\xC3\x97"
+                            "1 + Exp\xC3\x97"
+                            "1");
   EagerResult e1 = computeEager(workOf(one), one.baselineKernels, a);
   EagerResult e3 = computeEager(workOf(three), three.baselineKernels, a);
   ASSERT_EQ(e3.kernels.size(), 3u);
@@ -229,7 +239,8 @@ namespace {
 // skip reason), never a crash or NaN.
 TEST(Work, EveryOperatorSurvivesScalarAndEmptyInputs) {
   ArchSpec a = arch910b2();
-  for (const std::string& shapes : {std::string("[[], [], [], [], [], [], []]"), std::string("[[0, 4], [0, 4], [4], [4], [4], [4], [4]]")}) {
+  for (const std::string& shapes :
+       {std::string("[[], [], [], [], [], [], []]"), std::string("[[0, 4], [0, 4], [4], [4], [4], [4], [4]]")}) {
     for (const std::string& op : modelledOperators()) {
       TaskCase c = makeCase(op, shapes, "[\"float16\"]");
       WorkResult r = findWork(op)(c);

@@ -18,7 +18,8 @@ namespace tilecraft::perf {
 namespace {
 
 const ArchSpec& arch() {
-  static const ArchSpec spec = loadArchByName("910b2", std::filesystem::path(TILECRAFT_SOURCE_DIR) / "configs" / "arch");
+  static const ArchSpec spec =
+      loadArchByName("910b2", std::filesystem::path(TILECRAFT_SOURCE_DIR) / "configs" / "arch");
   return spec;
 }
 
@@ -59,7 +60,8 @@ TEST(TimelineKernels, DoubleBufferedAddBeatsItsSingleBufferedTwinAndSingleShowsI
   LaunchProfile dbl = simulateOne("add_double");
   double copyIn = 2 * copyInCycles(kTileBytes), add = addCycles(kTileBytes);
   // Tolerance 5 %: the set/wait cycles, the last tile's copy-out and a little HBM contention are not counted.
-  EXPECT_NEAR(single.deviceS * arch().clockHz, kTiles * (copyIn + add) + staggerCycles(8), 0.05 * kTiles * (copyIn + add));
+  EXPECT_NEAR(single.deviceS * arch().clockHz, kTiles * (copyIn + add) + staggerCycles(8),
+              0.05 * kTiles * (copyIn + add));
   EXPECT_NEAR(dbl.deviceS * arch().clockHz, kTiles * copyIn + staggerCycles(8), 0.05 * kTiles * copyIn);
   EXPECT_LT(dbl.totalS, 0.9 * single.totalS);
 
@@ -124,7 +126,9 @@ TEST(TimelineKernels, PublishedAddTuningCaseIsReproducedWithin25Percent) {
   // tuned (~32 KiB copies, double buffer, inputs read through the L2-bypass alias). The emulator runs 64 M elements
   // in ~8 s, so the test runs 2048 x 8192: every core runs the same per-tile pattern a quarter as many times, and
   // the device part of the published time scales by a quarter (the full shape: docs/perf-model.md).
-  auto quarter = [&](double publishedUs) { return us(arch().kernelDeviceFloorS) + (publishedUs - us(arch().kernelDeviceFloorS)) / 4; };
+  auto quarter = [&](double publishedUs) {
+    return us(arch().kernelDeviceFloorS) + (publishedUs - us(arch().kernelDeviceFloorS)) / 4;
+  };
   LaunchProfile naive = simulateOne("tuning_naive");
   LaunchProfile tuned = simulateOne("tuning_tuned", true);
   EXPECT_NEAR(us(naive.totalS), quarter(306.6), 0.25 * quarter(306.6));
@@ -136,7 +140,8 @@ TEST(TimelineKernels, SampleAddCustomIsBoundByDmaStartUp) {
   // samples/add_custom.cpp: 8 cores, 16 tiles of 2 x 256 B each: 32 copy-ins per core, each start-up dominated;
   // every other copy starts 256 B past a 512 B boundary and moves at 70 %.
   LaunchProfile l = simulateOne("add_custom");
-  double aligned = copyInCycles(256), unaligned = arch().mte2Startup + 256 / (arch().mte2GmUbBw * arch().unalignedBurstFactor);
+  double aligned = copyInCycles(256),
+         unaligned = arch().mte2Startup + 256 / (arch().mte2GmUbBw * arch().unalignedBurstFactor);
   double mte2 = 16 * aligned + 16 * unaligned;
   double tail = addCycles(256) + arch().mte3Startup + 256 / arch().mte3UbGmBw;
   EXPECT_NEAR(l.deviceS * arch().clockHz, mte2 + tail + staggerCycles(8), 0.05 * mte2);

@@ -29,11 +29,12 @@ const ArchSpec& arch() {
 class TraceWriter {
  public:
   void launch(const std::string& kernel, int cores) {
-    out_ += fmt::format("{{\"launch\":{},\"kernel\":\"{}\",\"mode\":\"AIV\",\"blocks\":{},\"cores\":{}}}\n", ++launches_,
-                        kernel, cores, cores);
+    out_ += fmt::format("{{\"launch\":{},\"kernel\":\"{}\",\"mode\":\"AIV\",\"blocks\":{},\"cores\":{}}}\n",
+                        ++launches_, kernel, cores, cores);
   }
   void core(int index, size_t instrs) {
-    out_ += fmt::format("{{\"core\":{},\"kind\":\"AIV\",\"block\":{},\"sub\":0,\"instrs\":{}}}\n", index, index, instrs);
+    out_ +=
+        fmt::format("{{\"core\":{},\"kind\":\"AIV\",\"block\":{},\"sub\":0,\"instrs\":{}}}\n", index, index, instrs);
     i_ = 0;
   }
   struct Instr {
@@ -65,7 +66,9 @@ class TraceWriter {
 };
 
 using I = TraceWriter::Instr;
-I copyIn(uint64_t bytes, uint32_t gmAlign = 0) { return I{"MTE2", "dma_in", "DataCopy", bytes, 0, 0, "GM", "UB", gmAlign}; }
+I copyIn(uint64_t bytes, uint32_t gmAlign = 0) {
+  return I{"MTE2", "dma_in", "DataCopy", bytes, 0, 0, "GM", "UB", gmAlign};
+}
 I copyOut(uint64_t bytes) { return I{"MTE3", "dma_out", "DataCopy", bytes, 0, 0, "UB", "GM"}; }
 I set(const char* pipe, uint32_t token) { return I{pipe, "set_flag", "EnQue", 0, 0, token}; }
 I wait(const char* pipe, uint32_t token) { return I{pipe, "wait_flag", "DeQue", 0, 0, token}; }
@@ -254,7 +257,9 @@ TEST(Timeline, ProfileReportsTimesPipesAndBottleneck) {
   const LaunchProfile& l = r.launch();
   std::string text = renderProfile(r.result, "910b2");
   EXPECT_EQ(text.rfind(fmt::format("launch 1 add on 910b2: {:.2f} us (device {:.2f} us + launch 2.00 us), 2 cores\n",
-                                   l.totalS * 1e6, l.deviceS * 1e6), 0), 0u)
+                                   l.totalS * 1e6, l.deviceS * 1e6),
+                       0),
+            0u)
       << text;
   EXPECT_NE(text.find("  per core: min "), std::string::npos);
   EXPECT_NE(text.find("  bottleneck: MTE2 ("), std::string::npos);
@@ -323,8 +328,9 @@ TEST(TraceReader, MalformedLinesNameFileAndLine) {
     }
     return std::string("no error");
   };
-  std::string head = "{\"launch\":1,\"kernel\":\"k\",\"mode\":\"AIV\",\"blocks\":1,\"cores\":1}\n"
-                     "{\"core\":0,\"kind\":\"AIV\",\"block\":0,\"sub\":0,\"instrs\":1}\n";
+  std::string head =
+      "{\"launch\":1,\"kernel\":\"k\",\"mode\":\"AIV\",\"blocks\":1,\"cores\":1}\n"
+      "{\"core\":0,\"kind\":\"AIV\",\"block\":0,\"sub\":0,\"instrs\":1}\n";
   EXPECT_EQ(error(head), "t.trace:2: the trace ends 1 instructions short");
   TraceWriter w;
   w.instr(I{"VEC", "vector", "Add"});
@@ -391,7 +397,8 @@ TEST(SimulateCommand, UserErrorsAreReported) {
   options.trace = empty.string();
   EXPECT_EQ(simulateCommand(options, out, err), 1);
   EXPECT_EQ(err, fmt::format("error: {0}: the trace holds no launch\nhint: run the kernel with TILECRAFT_EMU_TRACE={0} "
-                             "set, or `tilecraft emu run --trace-dir DIR`\n", empty.string()));
+                             "set, or `tilecraft emu run --trace-dir DIR`\n",
+                             empty.string()));
 
   std::filesystem::path good = dir.path / "add.jsonl";
   std::ofstream(good) << twoCoreAdd();

@@ -129,8 +129,8 @@ TEST(SystemProcessRunner, EnvironmentIsInheritedAndExtended) {
   ::setenv("TILECRAFT_PROCESS_TEST_INHERITED", "from-parent", 1);
   ProcessSpec spec;
   spec.env = {{"TILECRAFT_PROCESS_TEST_ADDED", "added value"}, {"TILECRAFT_PROCESS_TEST_INHERITED", "overridden"}};
-  ProcessResult r = runShell("echo \"$TILECRAFT_PROCESS_TEST_ADDED|$TILECRAFT_PROCESS_TEST_INHERITED|${HOME:+home}\"",
-                             spec);
+  ProcessResult r =
+      runShell("echo \"$TILECRAFT_PROCESS_TEST_ADDED|$TILECRAFT_PROCESS_TEST_INHERITED|${HOME:+home}\"", spec);
   ::unsetenv("TILECRAFT_PROCESS_TEST_INHERITED");
   EXPECT_EQ(r.out, std::string("added value|overridden|") + (::getenv("HOME") ? "home" : "") + "\n");
 }

@@ -169,10 +169,11 @@ int main(int argc, char** argv) {
     if (r.matched || r.kind == "note" || (r.kind == "warning" && !strictWarnings)) continue;
     problems.push_back(fmt::format("{}:{}:{}: unexpected {}: {}", base, r.line, r.col, r.kind, r.text));
   }
-  bool wantFailure = std::any_of(expected.begin(), expected.end(), [](const Expectation& e) { return e.kind == "error"; });
+  bool wantFailure =
+      std::any_of(expected.begin(), expected.end(), [](const Expectation& e) { return e.kind == "error"; });
   if (result.termSignal != 0 || result.timedOut) {
-    problems.push_back(fmt::format("command was killed (signal {}{})", result.termSignal,
-                                   result.timedOut ? ", timed out" : ""));
+    problems.push_back(
+        fmt::format("command was killed (signal {}{})", result.termSignal, result.timedOut ? ", timed out" : ""));
   } else if (wantFailure && result.exitCode == 0) {
     problems.push_back("command exited 0 but errors are expected");
   } else if (!wantFailure && result.exitCode != 0) {

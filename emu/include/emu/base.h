@@ -63,7 +63,8 @@ struct CheckError {
   std::vector<std::pair<SrcLoc, std::string>> notes;
   std::string render() const {
     std::string s = std::string(loc.file) + ":" + std::to_string(loc.line) + ": error: " + message + "\n";
-    for (const auto& n : notes) s += std::string(n.first.file) + ":" + std::to_string(n.first.line) + ": note: " + n.second + "\n";
+    for (const auto& n : notes)
+      s += std::string(n.first.file) + ":" + std::to_string(n.first.line) + ": note: " + n.second + "\n";
     return s;
   }
 };
@@ -121,13 +122,12 @@ inline std::string format(const char* fmt, ...) {
 }
 
 // Internal invariant of the emulator itself (a bug here, not in the kernel).
-#define TCEMU_ASSERT(cond, msg)                                                                        \
-  do {                                                                                                 \
-    if (!(cond)) {                                                                                     \
-      std::fprintf(stderr, "tilecraft emulator internal error: %s (%s) at %s:%d\n", msg, #cond, __FILE__, \
-                   __LINE__);                                                                          \
-      std::abort();                                                                                    \
-    }                                                                                                  \
+#define TCEMU_ASSERT(cond, msg)                                                                                      \
+  do {                                                                                                               \
+    if (!(cond)) {                                                                                                   \
+      std::fprintf(stderr, "tilecraft emulator internal error: %s (%s) at %s:%d\n", msg, #cond, __FILE__, __LINE__); \
+      std::abort();                                                                                                  \
+    }                                                                                                                \
   } while (0)
 
 inline uint64_t ceilDiv(uint64_t a, uint64_t b) { return (a + b - 1) / b; }

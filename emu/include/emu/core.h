@@ -96,7 +96,7 @@ struct TensorRef {
   uint32_t offset = 0;    // bytes from the start of the memory
   uint32_t bufStart = 0;  // bounds an access may not leave
   uint32_t bufEnd = 0;
-  int32_t bufId = -1;     // -1: not from TPipe (no lifetime checks)
+  int32_t bufId = -1;  // -1: not from TPipe (no lifetime checks)
   uint32_t gen = 0;
   AscendC::TPosition pos = AscendC::TPosition::VECCALC;
   bool valid = false;
@@ -111,8 +111,8 @@ struct EventFlag {
 
 class Core {
  public:
-  Core(CoreKind kind, int64_t blockIdx, int64_t subIdx, int64_t coreId) : kind_(kind), blockIdx_(blockIdx),
-      subIdx_(subIdx), coreId_(coreId) {
+  Core(CoreKind kind, int64_t blockIdx, int64_t subIdx, int64_t coreId)
+      : kind_(kind), blockIdx_(blockIdx), subIdx_(subIdx), coreId_(coreId) {
     for (int p = 0; p < kPipeCount; ++p)
       for (int q = 0; q < kPipeCount; ++q) know_[p][q] = 0;
     maskLow_ = maskHigh_ = ~0ULL;
@@ -191,17 +191,20 @@ class Core {
     uint64_t hole = a.written.firstUnset(start, end);
     if (hole != end && rule == Unwritten::Byte) {
       uint32_t at = static_cast<uint32_t>(hole);
-      fail(loc, "%s reads %s bytes [%u, %u) that nothing wrote: byte %u (%u into the operand) was never written; "
-           "hint: copy data in or Duplicate a value before reading", what, memName(t.mem), start,
-           static_cast<uint32_t>(end), at, at - start);
+      fail(loc,
+           "%s reads %s bytes [%u, %u) that nothing wrote: byte %u (%u into the operand) was never written; "
+           "hint: copy data in or Duplicate a value before reading",
+           what, memName(t.mem), start, static_cast<uint32_t>(end), at, at - start);
     }
     if (hole != end) {
       for (uint64_t b = start; b < end; b = (b / kBlock + 1) * kBlock) {
         uint64_t e = std::min<uint64_t>((b / kBlock + 1) * kBlock, end);
         if (!a.written.anySet(b, e)) {
-          fail(loc, "%s reads %s bytes [%u, %u) and nothing wrote any of the 32-byte block at byte %llu; hint: copy "
-               "data in or Duplicate a value before reading", what, memName(t.mem), start,
-               static_cast<uint32_t>(end), static_cast<unsigned long long>(b / kBlock * kBlock));
+          fail(loc,
+               "%s reads %s bytes [%u, %u) and nothing wrote any of the 32-byte block at byte %llu; hint: copy "
+               "data in or Duplicate a value before reading",
+               what, memName(t.mem), start, static_cast<uint32_t>(end),
+               static_cast<unsigned long long>(b / kBlock * kBlock));
         }
       }
     }
@@ -232,10 +235,11 @@ class Core {
     checkAlive(t, what, loc);
     uint64_t start = static_cast<uint64_t>(t.offset) + off;
     if (start + len > t.bufEnd || start < t.bufStart) {
-      fail(loc, "%s accesses %s bytes [%llu, %llu), outside its buffer [%u, %u) (%llu bytes past the end); "
-           "hint: check the count or offset against the tensor's GetSize()", what, memName(t.mem),
-           static_cast<unsigned long long>(start), static_cast<unsigned long long>(start + len), t.bufStart,
-           t.bufEnd, static_cast<unsigned long long>(start + len > t.bufEnd ? start + len - t.bufEnd : 0));
+      fail(loc,
+           "%s accesses %s bytes [%llu, %llu), outside its buffer [%u, %u) (%llu bytes past the end); "
+           "hint: check the count or offset against the tensor's GetSize()",
+           what, memName(t.mem), static_cast<unsigned long long>(start), static_cast<unsigned long long>(start + len),
+           t.bufStart, t.bufEnd, static_cast<unsigned long long>(start + len > t.bufEnd ? start + len - t.bufEnd : 0));
     }
     return static_cast<uint32_t>(start);
   }
@@ -245,9 +249,11 @@ class Core {
     if (t.bufId < 0) return;
     const BufferRec& b = buffers_[static_cast<size_t>(t.bufId)];
     if (b.gen != t.gen || b.state == AscendC::TBufState::FREE) {
-      CheckError e{loc, format("%s uses a tensor after FreeTensor released its buffer (%s bytes [%u, %u)); "
-                               "hint: allocate a new tensor with AllocTensor, or free it after its last use",
-                               what, memName(b.mem), b.start, b.start + b.len), {}};
+      CheckError e{loc,
+                   format("%s uses a tensor after FreeTensor released its buffer (%s bytes [%u, %u)); "
+                          "hint: allocate a new tensor with AllocTensor, or free it after its last use",
+                          what, memName(b.mem), b.start, b.start + b.len),
+                   {}};
       e.notes.push_back({b.freedAt, "the buffer was freed here"});
       raise(std::move(e));
     }
@@ -256,8 +262,10 @@ class Core {
   // Start address alignment a memory needs for this operand.
   void checkAlign(const TensorRef& t, uint32_t align, const char* what, const SrcLoc& loc) {
     if (t.offset % align != 0) {
-      fail(loc, "%s address %s+%u is not %u-byte aligned (%u bytes past a boundary); hint: offset tensors by "
-           "multiples of %u bytes", what, memName(t.mem), t.offset, align, t.offset % align, align);
+      fail(loc,
+           "%s address %s+%u is not %u-byte aligned (%u bytes past a boundary); hint: offset tensors by "
+           "multiples of %u bytes",
+           what, memName(t.mem), t.offset, align, t.offset % align, align);
     }
   }
 
@@ -280,7 +288,8 @@ class Core {
     return k;
   }
   void acquire(Pipe dst, const std::array<uint32_t, kPipeCount>& k) {
-    for (int p = 0; p < kPipeCount; ++p) know_[static_cast<int>(dst)][p] = std::max(know_[static_cast<int>(dst)][p], k[p]);
+    for (int p = 0; p < kPipeCount; ++p)
+      know_[static_cast<int>(dst)][p] = std::max(know_[static_cast<int>(dst)][p], k[p]);
   }
   void barrierAll() {
     for (int q = 0; q < kPipeCount; ++q)
@@ -311,12 +320,12 @@ class Core {
 
   // --- buffers ----------------------------------------------------------------------------------------------------
   std::vector<BufferRec> buffers_;
-  int64_t pipeCount_ = 0;  // TPipe objects alive on this core
+  int64_t pipeCount_ = 0;          // TPipe objects alive on this core
   uint32_t pool_[kMemCount] = {};  // bytes handed out per memory by TPipe::InitBuffer
 
   bool atomicAdd_ = false;
-  int atomicKind_ = 0;  // 0 none, 1 add, 2 max, 3 min
-  int atomicDtype_ = 0;  // the SetAtomicXxx<T> dtype, a tcemu::AtomicDtype (emu/datacopy.h)
+  int atomicKind_ = 0;        // 0 none, 1 add, 2 max, 3 min
+  int atomicDtype_ = 0;       // the SetAtomicXxx<T> dtype, a tcemu::AtomicDtype (emu/datacopy.h)
   uint64_t movPadValue_ = 0;  // DataCopyPad's pad register (SetPadValue, or isPad), raw bits
 
   static const char* baseName(const char* path) {
@@ -328,8 +337,8 @@ class Core {
   // Checks and records that instruction `idx` touches blocks [first, end) of `m`. The checks run per run of blocks
   // with one state; the first block that fails is the one reported, as if the blocks were checked in order, and
   // the blocks before it are recorded, as they would have been.
-  void touch(uint32_t idx, OrderMap& m, uint32_t first, uint32_t end, bool isWrite, const char* what,
-             const SrcLoc& loc, bool local) {
+  void touch(uint32_t idx, OrderMap& m, uint32_t first, uint32_t end, bool isWrite, const char* what, const SrcLoc& loc,
+             bool local) {
     int q = static_cast<int>(trace_[idx].pipe);
     uint32_t h = m.headAtOrBefore(first), next = m.nextHead(first);
     if (h == first && next == end) {
@@ -376,8 +385,8 @@ class Core {
     for (uintptr_t b = first; b < end;) {
       uintptr_t pageNo = b / kGmPageBlocks;
       uintptr_t stop = std::min<uintptr_t>(end, (pageNo + 1) * kGmPageBlocks);
-      touch(idx, gmPage(pageNo), static_cast<uint32_t>(b & pageMask), static_cast<uint32_t>(((stop - 1) & pageMask) + 1),
-            isWrite, what, loc, false);
+      touch(idx, gmPage(pageNo), static_cast<uint32_t>(b & pageMask),
+            static_cast<uint32_t>(((stop - 1) & pageMask) + 1), isWrite, what, loc, false);
       b = stop;
     }
   }
@@ -445,11 +454,13 @@ class Core {
     const Instr& me = trace_[idx];
     const Instr& o = trace_[other];
     std::string evt = std::string(pipeName(o.pipe)) + "_" + pipeName(me.pipe);
-    CheckError e{loc, format("cross-pipe hazard: %s on pipe %s %s data that %s on pipe %s %s, with no queue, flag or "
-                             "barrier between them (block at byte %u); hint: pass the tensor through a TQue "
-                             "(EnQue/DeQue), or SetFlag<HardEvent::%s>/WaitFlag<HardEvent::%s> between the two calls",
-                             what, pipeName(me.pipe), verb, o.name, pipeName(o.pipe), otherVerb, addr, evt.c_str(),
-                             evt.c_str()), {}};
+    CheckError e{
+        loc,
+        format("cross-pipe hazard: %s on pipe %s %s data that %s on pipe %s %s, with no queue, flag or "
+               "barrier between them (block at byte %u); hint: pass the tensor through a TQue "
+               "(EnQue/DeQue), or SetFlag<HardEvent::%s>/WaitFlag<HardEvent::%s> between the two calls",
+               what, pipeName(me.pipe), verb, o.name, pipeName(o.pipe), otherVerb, addr, evt.c_str(), evt.c_str()),
+        {}};
     e.notes.push_back({SrcLoc{o.file, o.line}, format("%s on pipe %s is here", o.name, pipeName(o.pipe))});
     raise(std::move(e));
   }

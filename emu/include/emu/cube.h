@@ -28,8 +28,10 @@ inline void nd2nz(const AscendC::LocalTensor<T>& dst, const AscendC::GlobalTenso
   checkRange("DataCopy with Nd2NzParams", "dstNzC0Stride", p.dstNzC0Stride, 0, 16384, "use a smaller tile", loc);
   checkRange("DataCopy with Nd2NzParams", "dstNzNStride", p.dstNzNStride, 0, 16384, "use a smaller tile", loc);
   if (p.dValue > p.srcDValue) {
-    fail(loc, "DataCopy with Nd2NzParams: dValue %u is larger than the source row pitch srcDValue %u; hint: "
-         "srcDValue is the full row length of the GM matrix in elements", p.dValue, p.srcDValue);
+    fail(loc,
+         "DataCopy with Nd2NzParams: dValue %u is larger than the source row pitch srcDValue %u; hint: "
+         "srcDValue is the full row length of the GM matrix in elements",
+         p.dValue, p.srcDValue);
   }
   Core& core = cur();
   core.checkAlign(dst.ref_, kBlock, "DataCopy dst", loc);
@@ -106,8 +108,10 @@ inline void loadData2d(const AscendC::LocalTensor<T>& dst, const AscendC::LocalT
          memName(dst.ref_.mem), positionName(dst.ref_.pos));
   }
   if (p.ifTranspose && sizeof(T) != 2) {
-    fail(loc, "LoadData with ifTranspose transposes 16x16 fractals of 2-byte types only, not %s; hint: use "
-         "LoadDataWithTranspose, or lay the matrix out transposed in GM", dtypeName<T>());
+    fail(loc,
+         "LoadData with ifTranspose transposes 16x16 fractals of 2-byte types only, not %s; hint: use "
+         "LoadDataWithTranspose, or lay the matrix out transposed in GM",
+         dtypeName<T>());
   }
   Core& core = cur();
   core.checkAlign(src.ref_, kBlock, "LoadData src", loc);
@@ -130,8 +134,10 @@ inline void loadData2dFromGm(const AscendC::LocalTensor<T>& dst, const AscendC::
   checkDtype<T, uint8_t, int8_t, uint16_t, int16_t, half, bfloat16_t, uint32_t, int32_t, float>("LoadData", loc);
   Mem m = dst.ref_.mem;
   if (m != Mem::L0A && m != Mem::L0B && m != Mem::L1) {
-    fail(loc, "LoadData from GM to %s (%s); LoadData with LoadData2DParams from GM writes L0A (A2), L0B (B2) or L1 "
-         "(A1/B1)", memName(m), positionName(dst.ref_.pos));
+    fail(loc,
+         "LoadData from GM to %s (%s); LoadData with LoadData2DParams from GM writes L0A (A2), L0B (B2) or L1 "
+         "(A1/B1)",
+         memName(m), positionName(dst.ref_.pos));
   }
   if (m == Mem::L1 && p.addrMode != 0) {
     fail(loc, "LoadData from GM to L1 with addrMode %u (decreasing addresses) is not emulated; hint: use addrMode 0",
@@ -156,10 +162,10 @@ inline void loadData2dFromGm(const AscendC::LocalTensor<T>& dst, const AscendC::
 // The (dst, fm, filter) dtype triples Mmad accepts on 910B.
 template <typename D, typename A, typename B>
 constexpr bool mmadTypesOk() {
-  return std::is_same_v<A, B> && ((std::is_same_v<D, int32_t> && std::is_same_v<A, int8_t>) ||
-                                  (std::is_same_v<D, float> && (std::is_same_v<A, half> ||
-                                                                std::is_same_v<A, bfloat16_t> ||
-                                                                std::is_same_v<A, float>)));
+  return std::is_same_v<A, B> &&
+         ((std::is_same_v<D, int32_t> && std::is_same_v<A, int8_t>) ||
+          (std::is_same_v<D, float> &&
+           (std::is_same_v<A, half> || std::is_same_v<A, bfloat16_t> || std::is_same_v<A, float>)));
 }
 
 // C = init + A * B over the m x n x k operands. Each output sums its k products in increasing k, one rounding per
@@ -170,14 +176,17 @@ inline void mmad(const AscendC::LocalTensor<D>& dst, const AscendC::LocalTensor<
                  const AscendC::LocalTensor<B>& filter, const AscendC::MmadParams& p, const char* api,
                  const TensorRef* bias, const SrcLoc& loc) {
   if constexpr (!mmadTypesOk<D, A, B>()) {
-    fail(loc, "%s does not support dst %s, fm %s, filter %s on 910B (supported: int8_t x int8_t -> int32_t, half x "
-         "half -> float, bfloat16_t x bfloat16_t -> float, float x float -> float)", api, dtypeName<D>(),
-         dtypeName<A>(), dtypeName<B>());
+    fail(loc,
+         "%s does not support dst %s, fm %s, filter %s on 910B (supported: int8_t x int8_t -> int32_t, half x "
+         "half -> float, bfloat16_t x bfloat16_t -> float, float x float -> float)",
+         api, dtypeName<D>(), dtypeName<A>(), dtypeName<B>());
   } else {
     Core& core = cur();
     if (dst.ref_.mem != Mem::L0C || fm.ref_.mem != Mem::L0A || filter.ref_.mem != Mem::L0B) {
-      fail(loc, "%s operands must be dst in CO1 (L0C), fm in A2 (L0A), filter in B2 (L0B); got dst in %s, fm in %s, "
-           "filter in %s", api, memName(dst.ref_.mem), memName(fm.ref_.mem), memName(filter.ref_.mem));
+      fail(loc,
+           "%s operands must be dst in CO1 (L0C), fm in A2 (L0A), filter in B2 (L0B); got dst in %s, fm in %s, "
+           "filter in %s",
+           api, memName(dst.ref_.mem), memName(fm.ref_.mem), memName(filter.ref_.mem));
     }
     checkRange(api, "m", p.m, 0, 4095, "split M into several Mmad calls", loc);
     checkRange(api, "n", p.n, 0, 4095, "split N into several Mmad calls", loc);
@@ -301,7 +310,6 @@ inline void Mmad(const LocalTensor<DstT>& dstLocal, const LocalTensor<Src0T>& fm
 }
 
 }  // namespace AscendC
-
 
 // img2col (LoadData3DParamsV2) and LoadDataWithTranspose.
 #include "emu/cube_load3d.h"

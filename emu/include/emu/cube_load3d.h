@@ -44,8 +44,8 @@ struct LoadData3DParamsV2 {
                      const uint16_t channelSizeIn, const uint16_t kExtensionIn, const uint16_t mExtensionIn,
                      const uint16_t kStartPtIn, const uint16_t mStartPtIn, const uint8_t strideWIn,
                      const uint8_t strideHIn, const uint8_t filterWIn, const uint8_t filterHIn,
-                     const uint8_t dilationFilterWIn, const uint8_t dilationFilterHIn,
-                     const bool enTransposeIn, const bool enSmallKIn, const T padValueIn)
+                     const uint8_t dilationFilterWIn, const uint8_t dilationFilterHIn, const bool enTransposeIn,
+                     const bool enSmallKIn, const T padValueIn)
       : l1H(l1HIn),
         l1W(l1WIn),
         channelSize(channelSizeIn),
@@ -68,12 +68,12 @@ struct LoadData3DParamsV2 {
                      const uint16_t channelSizeIn, const uint16_t kExtensionIn, const uint16_t mExtensionIn,
                      const uint16_t kStartPtIn, const uint16_t mStartPtIn, const uint8_t strideWIn,
                      const uint8_t strideHIn, const uint8_t filterWIn, const uint8_t filterHIn,
-                     const uint8_t dilationFilterWIn, const uint8_t dilationFilterHIn,
-                     const bool enTransposeIn, const bool enSmallKIn, const T padValueIn,
-                     const bool filterSizeWIn, const bool filterSizeHIn, const bool fMatrixCtrlIn)
-      : LoadData3DParamsV2(padListIn, l1HIn, l1WIn, channelSizeIn, kExtensionIn, mExtensionIn, kStartPtIn,
-                           mStartPtIn, strideWIn, strideHIn, filterWIn, filterHIn, dilationFilterWIn,
-                           dilationFilterHIn, enTransposeIn, enSmallKIn, padValueIn) {
+                     const uint8_t dilationFilterWIn, const uint8_t dilationFilterHIn, const bool enTransposeIn,
+                     const bool enSmallKIn, const T padValueIn, const bool filterSizeWIn, const bool filterSizeHIn,
+                     const bool fMatrixCtrlIn)
+      : LoadData3DParamsV2(padListIn, l1HIn, l1WIn, channelSizeIn, kExtensionIn, mExtensionIn, kStartPtIn, mStartPtIn,
+                           strideWIn, strideHIn, filterWIn, filterHIn, dilationFilterWIn, dilationFilterHIn,
+                           enTransposeIn, enSmallKIn, padValueIn) {
     filterSizeW = filterSizeWIn;
     filterSizeH = filterSizeHIn;
     fMatrixCtrl = fMatrixCtrlIn;
@@ -102,17 +102,16 @@ struct LoadData3DParamsV2 {
 
 struct LoadData2dTransposeParams {
   LoadData2dTransposeParams() {}
-  LoadData2dTransposeParams(const uint16_t startIndexIn, const uint8_t repeatTimesIn,
-                            const uint16_t srcStrideIn, const uint16_t dstGapIn, const uint16_t dstfracGapIn,
-                            const uint8_t addrModeIn)
+  LoadData2dTransposeParams(const uint16_t startIndexIn, const uint8_t repeatTimesIn, const uint16_t srcStrideIn,
+                            const uint16_t dstGapIn, const uint16_t dstfracGapIn, const uint8_t addrModeIn)
       : startIndex(startIndexIn),
         repeatTimes(repeatTimesIn),
         srcStride(srcStrideIn),
         dstGap(dstGapIn),
         dstFracGap(dstfracGapIn),
         addrMode(addrModeIn) {}
-  LoadData2dTransposeParams(const uint16_t startIndexIn, const uint8_t repeatTimesIn,
-                            const uint16_t srcStrideIn, const uint16_t dstGapIn, const uint16_t dstfracGapIn)
+  LoadData2dTransposeParams(const uint16_t startIndexIn, const uint8_t repeatTimesIn, const uint16_t srcStrideIn,
+                            const uint16_t dstGapIn, const uint16_t dstfracGapIn)
       : startIndex(startIndexIn),
         repeatTimes(repeatTimesIn),
         srcStride(srcStrideIn),
@@ -155,18 +154,16 @@ inline void loadData3dV2(const AscendC::LocalTensor<T>& dst, const AscendC::Loca
                          const AscendC::LoadData3DParamsV2<T>& p, const SrcLoc& loc) {
   if (!onCubeCore()) return;
   constexpr const char* api = "LoadData with LoadData3DParamsV2";
-  constexpr bool a2Type = std::is_same_v<T, uint8_t> || std::is_same_v<T, int8_t> ||
-                          std::is_same_v<T, half> || std::is_same_v<T, bfloat16_t> ||
-                          std::is_same_v<T, float> || std::is_same_v<T, int32_t> ||
+  constexpr bool a2Type = std::is_same_v<T, uint8_t> || std::is_same_v<T, int8_t> || std::is_same_v<T, half> ||
+                          std::is_same_v<T, bfloat16_t> || std::is_same_v<T, float> || std::is_same_v<T, int32_t> ||
                           std::is_same_v<T, uint32_t>;
   if constexpr (!a2Type) {
-    fail(loc,
-         "%s does not support %s on 910B (A2: uint8_t, int8_t, half, bfloat16_t, float, int32_t, uint32_t)",
-         api, dtypeName<T>());
+    fail(loc, "%s does not support %s on 910B (A2: uint8_t, int8_t, half, bfloat16_t, float, int32_t, uint32_t)", api,
+         dtypeName<T>());
   } else {
     if (src.ref_.mem != Mem::L1) {
-      fail(loc, "%s: src is in %s (%s); img2col reads the feature map from L1 (A1/B1)", api,
-           memName(src.ref_.mem), positionName(src.ref_.pos));
+      fail(loc, "%s: src is in %s (%s); img2col reads the feature map from L1 (A1/B1)", api, memName(src.ref_.mem),
+           positionName(src.ref_.pos));
     }
     if (dst.ref_.mem == Mem::L0B) {
       fail(loc,
@@ -195,11 +192,10 @@ inline void loadData3dV2(const AscendC::LocalTensor<T>& dst, const AscendC::Loca
     }
     constexpr uint32_t c0 = kBlock / sizeof(T);
     if (p.channelSize == 0 || p.channelSize % c0 != 0) {
-      fail(
-          loc,
-          "%s: channelSize %u is not a multiple of %u: the small-channel layouts are not emulated; hint: pad "
-          "the channels to a multiple of %u",
-          api, unsigned{p.channelSize}, c0, c0);
+      fail(loc,
+           "%s: channelSize %u is not a multiple of %u: the small-channel layouts are not emulated; hint: pad "
+           "the channels to a multiple of %u",
+           api, unsigned{p.channelSize}, c0, c0);
     }
     struct Field {
       const char* name;
@@ -217,8 +213,7 @@ inline void loadData3dV2(const AscendC::LocalTensor<T>& dst, const AscendC::Loca
            "(mExtension a positive multiple of 16, kExtension a positive multiple of %u, kStartPt a multiple "
            "of "
            "%u); hint: round the window up to whole fractals",
-           api, unsigned{p.mExtension}, unsigned{p.kExtension}, unsigned{p.kStartPt}, c0, dtypeName<T>(), c0,
-           c0);
+           api, unsigned{p.mExtension}, unsigned{p.kExtension}, unsigned{p.kStartPt}, c0, dtypeName<T>(), c0, c0);
     }
     const uint32_t H = regs.l1H, W = regs.l1W, c1 = p.channelSize / c0;
     const int32_t padL = regs.padList[0], padR = regs.padList[1], padT = regs.padList[2];
@@ -310,8 +305,7 @@ inline void loadDataWithTranspose(const AscendC::LocalTensor<T>& dst, const Asce
   } else {
     checkDtype<T, half, bfloat16_t>(api, loc);
     if (src.ref_.mem != Mem::L1) {
-      fail(loc, "%s src is in %s (%s); it reads L1 (A1/B1)", api, memName(src.ref_.mem),
-           positionName(src.ref_.pos));
+      fail(loc, "%s src is in %s (%s); it reads L1 (A1/B1)", api, memName(src.ref_.mem), positionName(src.ref_.pos));
     }
     if (dst.ref_.mem != Mem::L0A && dst.ref_.mem != Mem::L0B) {
       fail(loc, "%s dst is in %s (%s); it writes L0A (A2) or L0B (B2)", api, memName(dst.ref_.mem),
@@ -322,11 +316,10 @@ inline void loadDataWithTranspose(const AscendC::LocalTensor<T>& dst, const Asce
            unsigned{p.addrMode});
     }
     if (p.dstFracGap != 0) {
-      fail(
-          loc,
-          "%s with dstFracGap %u is not emulated for 2-byte types (one fractal per repeat); hint: use dstGap "
-          "to space the repeats",
-          api, unsigned{p.dstFracGap});
+      fail(loc,
+           "%s with dstFracGap %u is not emulated for 2-byte types (one fractal per repeat); hint: use dstGap "
+           "to space the repeats",
+           api, unsigned{p.dstFracGap});
     }
     Core& core = cur();
     core.checkAlign(src.ref_, kBlock, "LoadData src", loc);
@@ -345,13 +338,12 @@ inline void loadDataWithTranspose(const AscendC::LocalTensor<T>& dst, const Asce
 
 namespace AscendC {
 
-template <typename T, const IsResetLoad3dConfig& defaultConfig = IS_RESER_LOAD3D_DEFAULT_CONFIG,
-          typename U = PrimT<T>, typename std::enable_if<std::is_same<PrimT<T>, U>::value, bool>::type = true>
+template <typename T, const IsResetLoad3dConfig& defaultConfig = IS_RESER_LOAD3D_DEFAULT_CONFIG, typename U = PrimT<T>,
+          typename std::enable_if<std::is_same<PrimT<T>, U>::value, bool>::type = true>
 inline void LoadData(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
-                     const LoadData3DParamsV2<U>& loadDataParams,
-                     tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
-  tcemu::loadData3dV2<T, defaultConfig.isSetFMatrix, defaultConfig.isSetPadding>(dstLocal, srcLocal,
-                                                                                 loadDataParams, loc);
+                     const LoadData3DParamsV2<U>& loadDataParams, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
+  tcemu::loadData3dV2<T, defaultConfig.isSetFMatrix, defaultConfig.isSetPadding>(dstLocal, srcLocal, loadDataParams,
+                                                                                 loc);
 }
 
 template <typename T>
@@ -390,8 +382,7 @@ inline void SetLoadDataPaddingValue(const T padValue, tcemu::SrcLoc loc = tcemu:
 }
 
 // The repeat and boundary registers of img2col: only their defaults (one repeat, no boundary) are emulated.
-inline void SetLoadDataRepeat(const LoadDataRepeatParam& repeatParams,
-                              tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
+inline void SetLoadDataRepeat(const LoadDataRepeatParam& repeatParams, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   if (!tcemu::onCubeCore()) return;
   if (repeatParams.repeatTime > 1 || repeatParams.repeatStride != 0 || repeatParams.repeatMode != 0) {
     tcemu::fail(loc,

@@ -34,8 +34,9 @@ inline void atomicCombine(uint8_t* dst, const uint8_t* src, int kind) {
   A r;
   if constexpr (std::is_integral_v<A>) {
     using U = std::make_unsigned_t<A>;
-    r = kind == 1 ? static_cast<A>(static_cast<U>(static_cast<U>(a) + static_cast<U>(b)))
-                  : kind == 2 ? std::max(a, b) : std::min(a, b);
+    r = kind == 1   ? static_cast<A>(static_cast<U>(static_cast<U>(a) + static_cast<U>(b)))
+        : kind == 2 ? std::max(a, b)
+                    : std::min(a, b);
   } else {
     float x = toFloat(a), y = toFloat(b);
     r = fromFloat<A>(kind == 1 ? x + y : kind == 2 ? std::max(x, y) : std::min(x, y));
@@ -65,8 +66,8 @@ inline void storeGm(Core& core, uint8_t* dst, const uint8_t* src, uint64_t len) 
 }
 
 // Fills the trace fields the perf model reads for a DMA.
-inline void dmaInfo(Core& core, uint32_t ins, uint32_t dtypeBytes, uint32_t bursts, uint64_t burstBytes,
-                    const void* gm, Space src, Space dst) {
+inline void dmaInfo(Core& core, uint32_t ins, uint32_t dtypeBytes, uint32_t bursts, uint64_t burstBytes, const void* gm,
+                    Space src, Space dst) {
   Instr& in = core.instr(ins);
   in.dtypeBytes = static_cast<uint8_t>(dtypeBytes);
   in.bursts = bursts;
@@ -78,8 +79,8 @@ inline void dmaInfo(Core& core, uint32_t ins, uint32_t dtypeBytes, uint32_t burs
   in.dst = dst;
 }
 
-inline void checkRange(const char* api, const char* field, uint64_t value, uint64_t lo, uint64_t hi,
-                       const char* hint, const SrcLoc& loc) {
+inline void checkRange(const char* api, const char* field, uint64_t value, uint64_t lo, uint64_t hi, const char* hint,
+                       const SrcLoc& loc) {
   if (value < lo || value > hi) {
     fail(loc, "%s %s is %llu, outside [%llu, %llu]; hint: %s", api, field, static_cast<unsigned long long>(value),
          static_cast<unsigned long long>(lo), static_cast<unsigned long long>(hi), hint);
@@ -97,9 +98,11 @@ template <typename T>
 inline void checkCount(uint32_t calCount, const SrcLoc& loc) {
   uint64_t bytes = uint64_t{calCount} * sizeof(T);
   if (bytes % kBlock != 0) {
-    fail(loc, "DataCopy of %u %s (%llu bytes) is not a multiple of 32 bytes: the hardware rounds it down to %llu "
+    fail(loc,
+         "DataCopy of %u %s (%llu bytes) is not a multiple of 32 bytes: the hardware rounds it down to %llu "
          "bytes and silently drops the last %llu; hint: copy a multiple of %u elements, or use DataCopyPad for the "
-         "tail", calCount, dtypeName<T>(), static_cast<unsigned long long>(bytes),
+         "tail",
+         calCount, dtypeName<T>(), static_cast<unsigned long long>(bytes),
          static_cast<unsigned long long>(bytes / kBlock * kBlock), static_cast<unsigned long long>(bytes % kBlock),
          static_cast<unsigned>(kBlock / sizeof(T)));
   }
@@ -114,9 +117,10 @@ inline void copyGmToLocal(const AscendC::LocalTensor<T>& dst, const AscendC::Glo
   } else if (m == Mem::L1) {
     if (!onCubeCore()) return;  // GM->TSCM from a vector core is a message to the cube core, not emulated
   } else {
-    fail(loc, "DataCopy from GM to %s (position %s): GM copies reach only UB (VECIN/VECOUT/VECCALC) and L1 "
-         "(A1/B1/C1); hint: move data into L0A/L0B with LoadData and out of L0C with Fixpipe", memName(m),
-         positionName(dst.ref_.pos));
+    fail(loc,
+         "DataCopy from GM to %s (position %s): GM copies reach only UB (VECIN/VECOUT/VECCALC) and L1 "
+         "(A1/B1/C1); hint: move data into L0A/L0B with LoadData and out of L0C with Fixpipe",
+         memName(m), positionName(dst.ref_.pos));
   }
   checkDataCopyParams(p, loc);
   Core& core = cur();
@@ -144,8 +148,10 @@ inline void copyLocalToGm(const AscendC::GlobalTensor<T>& dst, const AscendC::Lo
   } else if (m == Mem::L1) {
     if (!onCubeCore()) return;
   } else {
-    fail(loc, "DataCopy from %s (position %s) to GM: only UB (VECOUT) and L1 (A1/B1) copy out with DataCopy; "
-         "hint: copy L0C out with Fixpipe", memName(m), positionName(src.ref_.pos));
+    fail(loc,
+         "DataCopy from %s (position %s) to GM: only UB (VECOUT) and L1 (A1/B1) copy out with DataCopy; "
+         "hint: copy L0C out with Fixpipe",
+         memName(m), positionName(src.ref_.pos));
   }
   checkDataCopyParams(p, loc);
   Core& core = cur();
@@ -212,12 +218,15 @@ inline void copyLocalToLocal(const AscendC::LocalTensor<T>& dst, const AscendC::
     return;
   }
   if (sm == Mem::L1 && dm == Mem::UB) {
-    fail(loc, "DataCopy from L1 (%s) to UB (%s) is not supported on 910B (dav-c220); hint: copy to GM and back, "
-         "or keep the data on the vector core", positionName(src.ref_.pos), positionName(dst.ref_.pos));
+    fail(loc,
+         "DataCopy from L1 (%s) to UB (%s) is not supported on 910B (dav-c220); hint: copy to GM and back, "
+         "or keep the data on the vector core",
+         positionName(src.ref_.pos), positionName(dst.ref_.pos));
   }
-  fail(loc, "DataCopy from %s (%s) to %s (%s) is not a DataCopy path the emulator supports on 910B (supported "
-       "local paths: UB->UB, L1->C2 bias table)", memName(sm), positionName(src.ref_.pos), memName(dm),
-       positionName(dst.ref_.pos));
+  fail(loc,
+       "DataCopy from %s (%s) to %s (%s) is not a DataCopy path the emulator supports on 910B (supported "
+       "local paths: UB->UB, L1->C2 bias table)",
+       memName(sm), positionName(src.ref_.pos), memName(dm), positionName(dst.ref_.pos));
 }
 
 // --- DataCopyPad -------------------------------------------------------------------------------------------------
@@ -228,8 +237,10 @@ inline void checkPadParams(uint32_t blockCount, uint32_t blockLen, bool gmToUb, 
   checkRange("DataCopyPad", "blockCount", blockCount, 0, 4095, "split the copy into several DataCopyPad calls", loc);
   checkRange("DataCopyPad", "blockLen", blockLen, 0, 2097151, "blockLen counts bytes; split long rows", loc);
   if (gmToUb && blockLen % sizeof(T) != 0) {
-    fail(loc, "DataCopyPad blockLen is %u bytes, not a multiple of sizeof(%s) = %u; hint: blockLen counts bytes, "
-         "so pass count * sizeof(%s)", blockLen, dtypeName<T>(), static_cast<unsigned>(sizeof(T)), dtypeName<T>());
+    fail(loc,
+         "DataCopyPad blockLen is %u bytes, not a multiple of sizeof(%s) = %u; hint: blockLen counts bytes, "
+         "so pass count * sizeof(%s)",
+         blockLen, dtypeName<T>(), static_cast<unsigned>(sizeof(T)), dtypeName<T>());
   }
 }
 
@@ -243,14 +254,17 @@ inline void padGmToUb(const AscendC::LocalTensor<T>& dst, const AscendC::GlobalT
                       const SrcLoc& loc) {
   if (!onVectorCore()) return;
   if (dst.ref_.mem != Mem::UB) {
-    fail(loc, "DataCopyPad from GM to %s (%s): on 910B DataCopyPad reaches only UB (VECIN/VECOUT); hint: use "
-         "DataCopy with Nd2NzParams for L1", memName(dst.ref_.mem), positionName(dst.ref_.pos));
+    fail(loc,
+         "DataCopyPad from GM to %s (%s): on 910B DataCopyPad reaches only UB (VECIN/VECOUT); hint: use "
+         "DataCopy with Nd2NzParams for L1",
+         memName(dst.ref_.mem), positionName(dst.ref_.pos));
   }
   checkPadParams<T>(blockCount, blockLen, true, loc);
   if (left * sizeof(T) > kBlock || right * sizeof(T) > kBlock) {
-    fail(loc, "DataCopyPad padding of %u left and %u right %s elements exceeds 32 bytes on a side (at most %u "
-         "elements); hint: pad at most one 32-byte block per side", left, right, dtypeName<T>(),
-         static_cast<unsigned>(kBlock / sizeof(T)));
+    fail(loc,
+         "DataCopyPad padding of %u left and %u right %s elements exceeds 32 bytes on a side (at most %u "
+         "elements); hint: pad at most one 32-byte block per side",
+         left, right, dtypeName<T>(), static_cast<unsigned>(kBlock / sizeof(T)));
   }
   Core& core = cur();
   core.checkAlign(dst.ref_, kBlock, "DataCopyPad dst", loc);
@@ -343,8 +357,8 @@ inline void DataCopy(const GlobalTensor<T>& dstGlobal, const LocalTensor<T>& src
 }
 
 template <typename T>
-inline void DataCopy(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
-                     const DataCopyParams& repeatParams, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
+inline void DataCopy(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const DataCopyParams& repeatParams,
+                     tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   tcemu::copyLocalToLocal(dstLocal, srcLocal, repeatParams, loc);
 }
 
@@ -353,9 +367,11 @@ template <typename dst_T, typename src_T>
 inline void DataCopy(const LocalTensor<dst_T>& dstLocal, const LocalTensor<src_T>& srcLocal,
                      const DataCopyParams& repeatParams, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   if (srcLocal.ref_.mem != tcemu::Mem::L1 || dstLocal.ref_.mem != tcemu::Mem::BT) {
-    tcemu::fail(loc, "DataCopy from %s to %s with different dtypes (%s to %s): only L1 (C1) to the bias table (C2) "
-                "converts, half to float", tcemu::memName(srcLocal.ref_.mem), tcemu::memName(dstLocal.ref_.mem),
-                tcemu::dtypeName<src_T>(), tcemu::dtypeName<dst_T>());
+    tcemu::fail(loc,
+                "DataCopy from %s to %s with different dtypes (%s to %s): only L1 (C1) to the bias table (C2) "
+                "converts, half to float",
+                tcemu::memName(srcLocal.ref_.mem), tcemu::memName(dstLocal.ref_.mem), tcemu::dtypeName<src_T>(),
+                tcemu::dtypeName<dst_T>());
   }
   if constexpr (!(std::is_same_v<dst_T, float> && std::is_same_v<src_T, half>)) {
     tcemu::fail(loc, "DataCopy from C1 to C2 converts only half to float, not %s to %s", tcemu::dtypeName<src_T>(),
@@ -390,8 +406,8 @@ inline void DataCopy(const LocalTensor<T>& dstLocal, const GlobalTensor<T>& srcG
   tcemu::checkCount<T>(calCount, loc);
   DataCopyParams p;
   p.blockLen = static_cast<uint16_t>(uint64_t{calCount} * sizeof(T) / tcemu::kBlock);
-  tcemu::checkRange("DataCopy", "calCount * sizeof(T) / 32", uint64_t{calCount} * sizeof(T) / tcemu::kBlock, 1,
-                    65535, "a count-form copy moves 1 to 65535 blocks of 32 bytes; split larger copies", loc);
+  tcemu::checkRange("DataCopy", "calCount * sizeof(T) / 32", uint64_t{calCount} * sizeof(T) / tcemu::kBlock, 1, 65535,
+                    "a count-form copy moves 1 to 65535 blocks of 32 bytes; split larger copies", loc);
   tcemu::copyGmToLocal(dstLocal, srcGlobal, p, loc);
 }
 
@@ -402,8 +418,8 @@ inline void DataCopy(const GlobalTensor<T>& dstGlobal, const LocalTensor<T>& src
   tcemu::checkCount<T>(calCount, loc);
   DataCopyParams p;
   p.blockLen = static_cast<uint16_t>(uint64_t{calCount} * sizeof(T) / tcemu::kBlock);
-  tcemu::checkRange("DataCopy", "calCount * sizeof(T) / 32", uint64_t{calCount} * sizeof(T) / tcemu::kBlock, 1,
-                    65535, "a count-form copy moves 1 to 65535 blocks of 32 bytes; split larger copies", loc);
+  tcemu::checkRange("DataCopy", "calCount * sizeof(T) / 32", uint64_t{calCount} * sizeof(T) / tcemu::kBlock, 1, 65535,
+                    "a count-form copy moves 1 to 65535 blocks of 32 bytes; split larger copies", loc);
   tcemu::copyLocalToGm(dstGlobal, srcLocal, p, loc);
 }
 
@@ -417,9 +433,11 @@ inline void DataCopy(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLo
   uint32_t unit = toBt ? 64 : tcemu::kBlock;  // the bias table counts 64-byte units
   uint64_t bytes = uint64_t{calCount} * sizeof(T);
   if (bytes % unit != 0) {
-    tcemu::fail(loc, "DataCopy of %u %s (%llu bytes) into the bias table is not a multiple of 64 bytes; hint: "
-                "copy a multiple of %u elements", calCount, tcemu::dtypeName<T>(),
-                static_cast<unsigned long long>(bytes), static_cast<unsigned>(64 / sizeof(T)));
+    tcemu::fail(loc,
+                "DataCopy of %u %s (%llu bytes) into the bias table is not a multiple of 64 bytes; hint: "
+                "copy a multiple of %u elements",
+                calCount, tcemu::dtypeName<T>(), static_cast<unsigned long long>(bytes),
+                static_cast<unsigned>(64 / sizeof(T)));
   }
   DataCopyParams p;
   p.blockLen = static_cast<uint16_t>(bytes / unit);
@@ -535,7 +553,6 @@ inline void DataCopyPadWithReduce(const GlobalTensor<T>& dstGlobal, const LocalT
 }
 
 }  // namespace AscendC
-
 
 // The masked vector copy needs the vector engine; it comes with it.
 #include "emu/datacopy_vcopy.h"

@@ -7,8 +7,10 @@
 
 #include "emu/enums.h"
 
+// clang-format off
 typedef enum { PAD_NONE = 0, PAD_MODE1, PAD_MODE2, PAD_MODE3, PAD_MODE4, PAD_MODE5, PAD_MODE6, PAD_MODE7,
                PAD_MODE8 } pad_t;
+// clang-format on
 
 namespace AscendC {
 
@@ -33,8 +35,13 @@ struct DataCopyEnhancedParams {
   DataCopyEnhancedParams(const BlockMode blockModeIn, const DeqScale deqScaleIn, const uint64_t deqValueIn,
                          const uint8_t sidStoreModeIn, const bool isReluIn, const pad_t padModeIn,
                          const uint64_t padValueIn)
-      : blockMode(blockModeIn), deqScale(deqScaleIn), deqValue(deqValueIn), sidStoreMode(sidStoreModeIn),
-        isRelu(isReluIn), padMode(padModeIn), padValue(padValueIn) {}
+      : blockMode(blockModeIn),
+        deqScale(deqScaleIn),
+        deqValue(deqValueIn),
+        sidStoreMode(sidStoreModeIn),
+        isRelu(isReluIn),
+        padMode(padModeIn),
+        padValue(padValueIn) {}
   BlockMode blockMode = BlockMode::BLOCK_MODE_NORMAL;
   DeqScale deqScale = DeqScale::DEQ_NONE;
   uint64_t deqValue = 0;
@@ -50,8 +57,14 @@ struct DataCopyCO12DstParams {
   DataCopyCO12DstParams(const uint16_t nSizeIn, const uint16_t mSizeIn, const uint32_t dstStrideIn,
                         const uint16_t srcStrideIn, const QuantMode_t quantPreIn, const uint8_t reluPreIn,
                         const bool channelSplitIn, const bool nz2ndEnIn)
-      : nSize(nSizeIn), mSize(mSizeIn), dstStride(dstStrideIn), srcStride(srcStrideIn), quantPre(quantPreIn),
-        reluPre(reluPreIn), channelSplit(channelSplitIn), nz2ndEn(nz2ndEnIn) {}
+      : nSize(nSizeIn),
+        mSize(mSizeIn),
+        dstStride(dstStrideIn),
+        srcStride(srcStrideIn),
+        quantPre(quantPreIn),
+        reluPre(reluPreIn),
+        channelSplit(channelSplitIn),
+        nz2ndEn(nz2ndEnIn) {}
   uint8_t sid = 0;
   uint16_t nSize = 0;
   uint16_t mSize = 0;
@@ -105,8 +118,13 @@ struct Nd2NzParams {
   Nd2NzParams(const uint16_t ndNumIn, const uint16_t nValueIn, const uint16_t dValueIn,
               const uint16_t srcNdMatrixStrideIn, const uint16_t srcDValueIn, const uint16_t dstNzC0StrideIn,
               const uint16_t dstNzNStrideIn, const uint16_t dstNzMatrixStrideIn)
-      : ndNum(ndNumIn), nValue(nValueIn), dValue(dValueIn), srcNdMatrixStride(srcNdMatrixStrideIn),
-        srcDValue(srcDValueIn), dstNzC0Stride(dstNzC0StrideIn), dstNzNStride(dstNzNStrideIn),
+      : ndNum(ndNumIn),
+        nValue(nValueIn),
+        dValue(dValueIn),
+        srcNdMatrixStride(srcNdMatrixStrideIn),
+        srcDValue(srcDValueIn),
+        dstNzC0Stride(dstNzC0StrideIn),
+        dstNzNStride(dstNzNStrideIn),
         dstNzMatrixStride(dstNzMatrixStrideIn) {}
   uint16_t ndNum = 0;
   uint16_t nValue = 0;
@@ -124,8 +142,13 @@ struct LoadData2DParams {
   LoadData2DParams() {}
   LoadData2DParams(const uint16_t startIndexIn, const uint8_t repeatTimesIn, const uint16_t srcStrideIn,
                    const uint8_t sidIn, const uint16_t dstGapIn, const bool ifTransposeIn, const uint8_t addrModeIn)
-      : startIndex(startIndexIn), dstGap(dstGapIn), srcStride(srcStrideIn), ifTranspose(ifTransposeIn),
-        repeatTimes(repeatTimesIn), sid(sidIn), addrMode(addrModeIn) {}
+      : startIndex(startIndexIn),
+        dstGap(dstGapIn),
+        srcStride(srcStrideIn),
+        ifTranspose(ifTransposeIn),
+        repeatTimes(repeatTimesIn),
+        sid(sidIn),
+        addrMode(addrModeIn) {}
   uint16_t startIndex = 0;
   uint16_t dstGap = 0;
   uint16_t srcStride = 0;
@@ -140,11 +163,21 @@ struct MmadParams {
   MmadParams() {}
   MmadParams(const uint16_t mIn, const uint16_t nIn, const uint16_t kIn, const bool isBiasIn, const int32_t fmOffsetIn,
              const bool enSsparseIn, const bool enWinogradAIn, const bool enWinogradBIn)
-      : m(mIn), n(nIn), k(kIn), isBias(isBiasIn), fmOffset(fmOffsetIn), enSsparse(enSsparseIn),
-        enWinogradA(enWinogradAIn), enWinogradB(enWinogradBIn) {}
+      : m(mIn),
+        n(nIn),
+        k(kIn),
+        isBias(isBiasIn),
+        fmOffset(fmOffsetIn),
+        enSsparse(enSsparseIn),
+        enWinogradA(enWinogradAIn),
+        enWinogradB(enWinogradBIn) {}
   MmadParams(const uint16_t mIn, const uint16_t nIn, const uint16_t kIn, const uint8_t unitFlagIn,
              const bool cmatrixSourceIn, const bool cmatrixInitValIn)
-      : m(mIn), n(nIn), k(kIn), unitFlag(unitFlagIn), cmatrixSource(cmatrixSourceIn),
+      : m(mIn),
+        n(nIn),
+        k(kIn),
+        unitFlag(unitFlagIn),
+        cmatrixSource(cmatrixSourceIn),
         cmatrixInitVal(cmatrixInitValIn) {}
   uint16_t m = 0;
   uint16_t n = 0;
@@ -177,9 +210,17 @@ struct FixpipeParamsV220 {
                     const uint32_t dstStrideIn, const bool reluEnIn, const QuantMode_t quantPreIn,
                     const int64_t deqScalarIn, const uint16_t ndNumIn, const uint16_t srcNdStrideIn,
                     const uint16_t dstNdStrideIn, const uint8_t unitFlagIn)
-      : nSize(nSizeIn), mSize(mSizeIn), srcStride(srcStrideIn), dstStride(dstStrideIn), quantPre(quantPreIn),
-        deqScalar(static_cast<uint64_t>(deqScalarIn)), ndNum(ndNumIn), srcNdStride(srcNdStrideIn),
-        dstNdStride(dstNdStrideIn), reluEn(reluEnIn), unitFlag(unitFlagIn) {}
+      : nSize(nSizeIn),
+        mSize(mSizeIn),
+        srcStride(srcStrideIn),
+        dstStride(dstStrideIn),
+        quantPre(quantPreIn),
+        deqScalar(static_cast<uint64_t>(deqScalarIn)),
+        ndNum(ndNumIn),
+        srcNdStride(srcNdStrideIn),
+        dstNdStride(dstNdStrideIn),
+        reluEn(reluEnIn),
+        unitFlag(unitFlagIn) {}
   FixpipeParamsV220(const uint16_t nSizeIn, const uint16_t mSizeIn, const uint16_t srcStrideIn,
                     const uint32_t dstStrideIn, const bool reluEnIn, const QuantMode_t quantPreIn,
                     const int64_t deqScalarIn, const uint16_t ndNumIn, const uint16_t srcNdStrideIn,

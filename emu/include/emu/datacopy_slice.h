@@ -24,9 +24,12 @@ constexpr uint32_t K_MAX_SHAPE_DIM = 8;
 
 struct SliceInfo {
   SliceInfo() {}
-  SliceInfo(const uint32_t startIndexIn, const uint32_t endIndexIn, const uint32_t strideIn,
-            const uint32_t burstLenIn, const uint32_t shapeValueIn = 0)
-      : startIndex(startIndexIn), endIndex(endIndexIn), stride(strideIn), burstLen(burstLenIn),
+  SliceInfo(const uint32_t startIndexIn, const uint32_t endIndexIn, const uint32_t strideIn, const uint32_t burstLenIn,
+            const uint32_t shapeValueIn = 0)
+      : startIndex(startIndexIn),
+        endIndex(endIndexIn),
+        stride(strideIn),
+        burstLen(burstLenIn),
         shapeValue(shapeValueIn) {}
   uint32_t startIndex = 0;
   uint32_t endIndex = ONE_BLK_SIZE - 1;
@@ -40,8 +43,13 @@ struct Nz2NdParamsFull {
   Nz2NdParamsFull(const uint16_t ndNumIn, const uint16_t nValueIn, const uint16_t dValueIn,
                   const uint16_t srcNdMatrixStrideIn, const uint16_t srcNStrideIn, const uint16_t dstDStrideIn,
                   const uint16_t dstNdMatrixStrideIn)
-      : ndNum(ndNumIn), nValue(nValueIn), dValue(dValueIn), srcNdMatrixStride(srcNdMatrixStrideIn),
-        srcNStride(srcNStrideIn), dstDStride(dstDStrideIn), dstNdMatrixStride(dstNdMatrixStrideIn) {}
+      : ndNum(ndNumIn),
+        nValue(nValueIn),
+        dValue(dValueIn),
+        srcNdMatrixStride(srcNdMatrixStrideIn),
+        srcNStride(srcNStrideIn),
+        dstDStride(dstDStrideIn),
+        dstNdMatrixStride(dstNdMatrixStrideIn) {}
   uint16_t ndNum = 1;
   uint16_t nValue = 0;
   uint16_t dValue = 0;
@@ -61,7 +69,8 @@ inline std::vector<uint64_t> sliceOffsets(const AscendC::SliceInfo* info, const 
   uint64_t pitch = 1;
   for (uint32_t i = 1; i < dims; ++i) {
     pitch *= shape[i - 1];
-    uint64_t count = (uint64_t{info[i].endIndex} - info[i].startIndex + 1 + info[i].stride) / (1 + uint64_t{info[i].stride});
+    uint64_t count =
+        (uint64_t{info[i].endIndex} - info[i].startIndex + 1 + info[i].stride) / (1 + uint64_t{info[i].stride});
     size_t before = out.size();
     for (uint64_t k = 1; k < count; ++k)
       for (size_t j = 0; j < before; ++j) out.push_back(out[j] + k * (1 + uint64_t{info[i].stride}) * pitch);
@@ -83,16 +92,20 @@ inline void sliceShapes(const Dst& dst, const Src& src, const AscendC::SliceInfo
                         const AscendC::SliceInfo* srcInfo, uint32_t dims, uint32_t* dstShape, uint32_t* srcShape,
                         const SrcLoc& loc) {
   if (dims < 1 || dims > AscendC::K_MAX_SHAPE_DIM) {
-    fail(loc, "DataCopy with SliceInfo dimValue is %u, outside [1, 8]; hint: dimValue is the length of the "
-         "SliceInfo arrays", dims);
+    fail(loc,
+         "DataCopy with SliceInfo dimValue is %u, outside [1, 8]; hint: dimValue is the length of the "
+         "SliceInfo arrays",
+         dims);
   }
   bool useShapeValue = srcInfo[0].shapeValue != 0;
   for (uint32_t i = 0; i < dims; ++i) {
     srcShape[i] = useShapeValue ? srcInfo[i].shapeValue : src.GetShapeInfo().shape[i];
     dstShape[i] = useShapeValue ? dstInfo[i].shapeValue : dst.GetShapeInfo().shape[i];
     if (i + 1 < dims && (srcShape[i] == 0 || dstShape[i] == 0)) {
-      fail(loc, "DataCopy with SliceInfo: dimension %u has shape %u (src) and %u (dst); hint: set shapeValue in "
-           "every SliceInfo, or SetShapeInfo on both tensors", i, srcShape[i], dstShape[i]);
+      fail(loc,
+           "DataCopy with SliceInfo: dimension %u has shape %u (src) and %u (dst); hint: set shapeValue in "
+           "every SliceInfo, or SetShapeInfo on both tensors",
+           i, srcShape[i], dstShape[i]);
     }
   }
 }
@@ -103,8 +116,10 @@ inline void sliceCopy(const AscendC::LocalTensor<T>& local, T* gm, const AscendC
                       const AscendC::SliceInfo* srcInfo, uint32_t dims, const uint32_t* dstShape,
                       const uint32_t* srcShape, bool toGm, const SrcLoc& loc) {
   if (local.ref_.mem != Mem::UB) {
-    fail(loc, "DataCopy with SliceInfo %s %s (%s); it copies between GM and UB only; hint: use a VECIN/VECOUT "
-         "tensor", toGm ? "from" : "to", memName(local.ref_.mem), positionName(local.ref_.pos));
+    fail(loc,
+         "DataCopy with SliceInfo %s %s (%s); it copies between GM and UB only; hint: use a VECIN/VECOUT "
+         "tensor",
+         toGm ? "from" : "to", memName(local.ref_.mem), positionName(local.ref_.pos));
   }
   const uint32_t c0 = kBlock / sizeof(T);
   const AscendC::SliceInfo& s0 = srcInfo[0];
@@ -112,8 +127,10 @@ inline void sliceCopy(const AscendC::LocalTensor<T>& local, T* gm, const AscendC
   std::vector<uint64_t> srcOff = sliceOffsets(srcInfo, srcShape, dims);
   std::vector<uint64_t> dstOff = sliceOffsets(dstInfo, dstShape, dims);
   if (srcOff.size() != dstOff.size()) {
-    fail(loc, "DataCopy with SliceInfo selects %zu slices of the source but %zu of the destination; hint: give "
-         "dimensions 1 and up the same number of indices on both sides", srcOff.size(), dstOff.size());
+    fail(loc,
+         "DataCopy with SliceInfo selects %zu slices of the source but %zu of the destination; hint: give "
+         "dimensions 1 and up the same number of indices on both sides",
+         srcOff.size(), dstOff.size());
   }
   uint64_t srcStart = startOf(srcInfo, srcShape, dims), dstStart = startOf(dstInfo, dstShape, dims);
   uint64_t burst = uint64_t{s0.burstLen} * kBlock;
@@ -126,7 +143,8 @@ inline void sliceCopy(const AscendC::LocalTensor<T>& local, T* gm, const AscendC
   Core& core = cur();
   uint64_t ubStart = (toGm ? srcStart : dstStart) * sizeof(T);
   if ((local.ref_.offset + ubStart) % kBlock != 0) {
-    fail(loc, "DataCopy with SliceInfo starts %llu bytes into the UB tensor, not a multiple of 32; hint: make the "
+    fail(loc,
+         "DataCopy with SliceInfo starts %llu bytes into the UB tensor, not a multiple of 32; hint: make the "
          "UB startIndex of dimension 0 (and the UB shape) a multiple of %u elements",
          static_cast<unsigned long long>(ubStart), c0);
   }
@@ -139,8 +157,10 @@ inline void sliceCopy(const AscendC::LocalTensor<T>& local, T* gm, const AscendC
     uint64_t ubElem = toGm ? srcStart + srcOff[k] : dstStart + dstOff[k];
     uint64_t gmElem = toGm ? dstStart + dstOff[k] : srcStart + srcOff[k];
     if ((local.ref_.offset + ubElem * sizeof(T)) % kBlock != 0) {
-      fail(loc, "DataCopy with SliceInfo slice %zu starts at UB element %llu, not on a 32-byte block; hint: make "
-           "the UB shape of dimension 0 a multiple of %u elements", k, static_cast<unsigned long long>(ubElem), c0);
+      fail(loc,
+           "DataCopy with SliceInfo slice %zu starts at UB element %llu, not on a 32-byte block; hint: make "
+           "the UB shape of dimension 0 a multiple of %u elements",
+           k, static_cast<unsigned long long>(ubElem), c0);
     }
     for (uint64_t b = 0; b < bursts; ++b) {
       uint64_t ub = ubElem * sizeof(T) + b * (burst + ubGap);
@@ -193,12 +213,14 @@ inline void DataCopy(const GlobalTensor<T>& dstGlobal, const LocalTensor<T>& src
   const Nz2NdParamsFull& p = intriParams;
   tcemu::Core& core = tcemu::cur();
   if (srcLocal.ref_.mem != tcemu::Mem::UB) {
-    tcemu::fail(loc, "DataCopy with Nz2NdParamsFull from %s (%s); it copies UB (VECOUT) to GM", tcemu::memName(srcLocal.ref_.mem),
-                tcemu::positionName(srcLocal.ref_.pos));
+    tcemu::fail(loc, "DataCopy with Nz2NdParamsFull from %s (%s); it copies UB (VECOUT) to GM",
+                tcemu::memName(srcLocal.ref_.mem), tcemu::positionName(srcLocal.ref_.pos));
   }
   if (p.dValue % 16 != 0) {
-    tcemu::fail(loc, "DataCopy with Nz2NdParamsFull dValue %u is not a multiple of 16; hint: copy whole 16-column "
-                "strips and drop the padding columns on the host, or use DataCopyPad per row", p.dValue);
+    tcemu::fail(loc,
+                "DataCopy with Nz2NdParamsFull dValue %u is not a multiple of 16; hint: copy whole 16-column "
+                "strips and drop the padding columns on the host, or use DataCopyPad per row",
+                p.dValue);
   }
   core.checkAlign(srcLocal.ref_, tcemu::kBlock, "DataCopy src", loc);
   uint32_t ins = core.begin(tcemu::Pipe::MTE3, tcemu::OpClass::DmaOut, "DataCopy", loc);
@@ -230,15 +252,17 @@ namespace AscendC {
 // paths the chip does not have (L0C -> UB, UB/L1 -> L0C): GM <-> UB/L1 and UB -> UB move exactly as with the plain
 // DataCopyParams, and the other local paths fail with the plain form's message.
 template <typename T>
-inline void DataCopy(const LocalTensor<T>& dstLocal, const GlobalTensor<T>& srcGlobal, const DataCopyParams& intriParams,
-                     const DataCopyEnhancedParams& enhancedParams, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
+inline void DataCopy(const LocalTensor<T>& dstLocal, const GlobalTensor<T>& srcGlobal,
+                     const DataCopyParams& intriParams, const DataCopyEnhancedParams& enhancedParams,
+                     tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   (void)enhancedParams;
   tcemu::copyGmToLocal(dstLocal, srcGlobal, intriParams, loc);
 }
 
 template <typename T>
-inline void DataCopy(const GlobalTensor<T>& dstGlobal, const LocalTensor<T>& srcLocal, const DataCopyParams& intriParams,
-                     const DataCopyEnhancedParams& enhancedParams, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
+inline void DataCopy(const GlobalTensor<T>& dstGlobal, const LocalTensor<T>& srcLocal,
+                     const DataCopyParams& intriParams, const DataCopyEnhancedParams& enhancedParams,
+                     tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   (void)enhancedParams;
   tcemu::copyLocalToGm(dstGlobal, srcLocal, intriParams, loc);
 }

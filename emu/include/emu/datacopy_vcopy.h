@@ -12,7 +12,9 @@ struct CopyRepeatParams {
   CopyRepeatParams() {}
   CopyRepeatParams(const uint16_t dstStrideIn, const uint16_t srcStrideIn, uint16_t dstRepeatSizeIn,
                    uint16_t srcRepeatSizeIn)
-      : dstStride(dstStrideIn), srcStride(srcStrideIn), dstRepeatSize(dstRepeatSizeIn),
+      : dstStride(dstStrideIn),
+        srcStride(srcStrideIn),
+        dstRepeatSize(dstRepeatSizeIn),
         srcRepeatSize(srcRepeatSizeIn) {}
   uint16_t dstStride = DEFAULT_DATA_COPY_STRIDE;  // block stride, in 32-byte blocks
   uint16_t srcStride = DEFAULT_DATA_COPY_STRIDE;

@@ -3,6 +3,9 @@
 
 #include <cstdint>
 
+// AscendC's enum tables, packed several values per line as CANN lists them.
+// clang-format off
+
 typedef enum { PIPE_S = 0, PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_ALL, PIPE_MTE4 = 7, PIPE_MTE5 = 8,
                PIPE_V2 = 9, PIPE_FIX = 10 } pipe_t;
 
@@ -163,3 +166,4 @@ inline const char* positionName(AscendC::TPosition p) {
 }
 
 }  // namespace tcemu
+// clang-format on

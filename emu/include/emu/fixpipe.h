@@ -44,7 +44,8 @@ inline DstT quantize(SrcT v, bool relu, QuantMode_t q, uint64_t word) {
   if (relu && v < SrcT(0)) v = SrcT(0);
   if constexpr (std::is_same_v<DstT, SrcT>) {
     return v;
-  } else if constexpr (std::is_same_v<SrcT, float> && (std::is_same_v<DstT, half> || std::is_same_v<DstT, bfloat16_t>)) {
+  } else if constexpr (std::is_same_v<SrcT, float> &&
+                       (std::is_same_v<DstT, half> || std::is_same_v<DstT, bfloat16_t>)) {
     return fromFloat<DstT>(v);
   } else if constexpr (std::is_same_v<DstT, half>) {  // int32 -> half
     return vec::convertReal<half>(static_cast<long double>(v) * quantScale(word), AscendC::RoundMode::CAST_RINT);
@@ -84,8 +85,9 @@ inline bool quantFits(QuantMode_t q, const char*& need, const char*& hint) {
     return q == F322BF16;
   } else if constexpr (std::is_same_v<SrcT, float> && b8) {
     need = "QF322B8_PRE or VQF322B8_PRE";
-    hint = "QuantMode_t::QF322B8_PRE (one scale in deqScalar) or QuantMode_t::VQF322B8_PRE (per-channel scales in "
-           "cbufWorkspace)";
+    hint =
+        "QuantMode_t::QF322B8_PRE (one scale in deqScalar) or QuantMode_t::VQF322B8_PRE (per-channel scales in "
+        "cbufWorkspace)";
     return q == QF322B8_PRE || q == VQF322B8_PRE;
   } else if constexpr (b8) {
     need = "REQ8 or VREQ8";
@@ -93,8 +95,9 @@ inline bool quantFits(QuantMode_t q, const char*& need, const char*& hint) {
     return q == REQ8 || q == VREQ8;
   } else {
     need = "DEQF16 or VDEQF16";
-    hint = "QuantMode_t::DEQF16 (one scale in deqScalar) or QuantMode_t::VDEQF16 (per-channel scales in "
-           "cbufWorkspace)";
+    hint =
+        "QuantMode_t::DEQF16 (one scale in deqScalar) or QuantMode_t::VDEQF16 (per-channel scales in "
+        "cbufWorkspace)";
     return q == DEQF16 || q == VDEQF16;
   }
 }
@@ -120,16 +123,22 @@ inline void fixpipe(DstT* dstGm, const AscendC::LocalTensor<DstT>* dstL1, const 
   }
   const bool toL1 = dstL1 != nullptr;
   if (toL1 && dstL1->ref_.mem != Mem::L1) {
-    fail(loc, "%s dst is in %s (%s); a local Fixpipe destination is L1 (A1/B1/C1) on 910B; hint: copy to GM with "
-         "the GlobalTensor form", api, memName(dstL1->ref_.mem), positionName(dstL1->ref_.pos));
+    fail(loc,
+         "%s dst is in %s (%s); a local Fixpipe destination is L1 (A1/B1/C1) on 910B; hint: copy to GM with "
+         "the GlobalTensor form",
+         api, memName(dstL1->ref_.mem), positionName(dstL1->ref_.pos));
   }
   if constexpr (!fixpipePairOk<DstT, SrcT>(false)) {
-    fail(loc, "%s from %s to %s is not supported on 910B (float copies out to float, half, bfloat16_t, int8_t or "
-         "uint8_t; int32_t to int32_t, half, int8_t or uint8_t)", api, dtypeName<SrcT>(), dtypeName<DstT>());
+    fail(loc,
+         "%s from %s to %s is not supported on 910B (float copies out to float, half, bfloat16_t, int8_t or "
+         "uint8_t; int32_t to int32_t, half, int8_t or uint8_t)",
+         api, dtypeName<SrcT>(), dtypeName<DstT>());
   } else {
     if (toL1 && !fixpipePairOk<DstT, SrcT>(true)) {
-      fail(loc, "%s from %s to %s into L1 is not supported on 910B (to L1: float to half, bfloat16_t, int8_t or "
-           "uint8_t; int32_t to half, int8_t or uint8_t)", api, dtypeName<SrcT>(), dtypeName<DstT>());
+      fail(loc,
+           "%s from %s to %s into L1 is not supported on 910B (to L1: float to half, bfloat16_t, int8_t or "
+           "uint8_t; int32_t to half, int8_t or uint8_t)",
+           api, dtypeName<SrcT>(), dtypeName<DstT>());
     }
     const char *need = "", *hint = "";
     if (!quantFits<DstT, SrcT>(a.quant, need, hint)) {
@@ -137,14 +146,17 @@ inline void fixpipe(DstT* dstGm, const AscendC::LocalTensor<DstT>* dstL1, const 
            dtypeName<SrcT>(), dtypeName<DstT>(), need, static_cast<int>(a.quant), hint);
     }
     if (perChannelQuant(a.quant) && !workspace) {
-      fail(loc, "%s with quantPre %d (per-channel) reads its scales from a cbufWorkspace tensor; hint: call "
-           "Fixpipe(dst, src, cbufWorkspace, params) with nSize uint64 quant words in L1", api,
-           static_cast<int>(a.quant));
+      fail(loc,
+           "%s with quantPre %d (per-channel) reads its scales from a cbufWorkspace tensor; hint: call "
+           "Fixpipe(dst, src, cbufWorkspace, params) with nSize uint64 quant words in L1",
+           api, static_cast<int>(a.quant));
     }
     if (workspace && !perChannelQuant(a.quant)) {
-      fail(loc, "%s with a cbufWorkspace and quantPre %d moves nothing on 910B: CANN runs only VDEQF16, "
+      fail(loc,
+           "%s with a cbufWorkspace and quantPre %d moves nothing on 910B: CANN runs only VDEQF16, "
            "VQF322B8_PRE and VREQ8 in this form; hint: call Fixpipe without cbufWorkspace, or use a per-channel "
-           "quantPre", api, static_cast<int>(a.quant));
+           "quantPre",
+           api, static_cast<int>(a.quant));
     }
     if (a.channelSplit) fail(loc, "%s with isChannelSplit is not emulated", api);
     if (a.ndNum != 1) fail(loc, "%s with ndNum %u is not emulated; hint: issue one call per matrix", api, a.ndNum);
@@ -169,17 +181,18 @@ inline void fixpipe(DstT* dstGm, const AscendC::LocalTensor<DstT>* dstL1, const 
     if (toL1) core.checkAlign(dstL1->ref_, kBlock, "Fixpipe dst", loc);
     if (workspace) {
       if (workspace->ref_.mem != Mem::L1) {
-        fail(loc, "%s cbufWorkspace is in %s (%s); the per-channel quant tensor must be in L1 (A1/B1/C1); hint: "
-             "DataCopy the uint64 quant words from GM to an L1 buffer first", api, memName(workspace->ref_.mem),
-             positionName(workspace->ref_.pos));
+        fail(loc,
+             "%s cbufWorkspace is in %s (%s); the per-channel quant tensor must be in L1 (A1/B1/C1); hint: "
+             "DataCopy the uint64 quant words from GM to an L1 buffer first",
+             api, memName(workspace->ref_.mem), positionName(workspace->ref_.pos));
       }
       core.checkAlign(workspace->ref_, kBlock, "Fixpipe cbufWorkspace", loc);
     }
     uint32_t ins = core.begin(Pipe::FIX, OpClass::Fixpipe, api, loc);
     uint32_t strips = static_cast<uint32_t>(ceilDiv(a.nSize, c0));
     dmaInfo(core, ins, sizeof(DstT), a.rowMajor ? a.mSize : strips,
-            a.rowMajor ? uint64_t{a.nSize} * sizeof(DstT) : uint64_t{a.mSize} * c0 * sizeof(DstT), dstGm,
-            Space::L0C, toL1 ? Space::L1 : Space::GM);
+            a.rowMajor ? uint64_t{a.nSize} * sizeof(DstT) : uint64_t{a.mSize} * c0 * sizeof(DstT), dstGm, Space::L0C,
+            toL1 ? Space::L1 : Space::GM);
     core.instr(ins).m = static_cast<uint16_t>(a.mSize);
     core.instr(ins).n = static_cast<uint16_t>(a.nSize);
     for (uint32_t s = 0; s < ceilDiv(a.nSize, 16); ++s)
@@ -227,8 +240,8 @@ inline void fixpipe(DstT* dstGm, const AscendC::LocalTensor<DstT>* dstL1, const 
 
 template <typename DstT, typename SrcT>
 inline FixpipeArgs fixpipeArgs(const AscendC::FixpipeParamsV220& p, bool rowMajor) {
-  return FixpipeArgs{p.nSize, p.mSize, p.srcStride, p.dstStride, p.quantPre, p.deqScalar, p.reluEn, rowMajor,
-                     p.ndNum, p.isChannelSplit};
+  return FixpipeArgs{p.nSize,     p.mSize,  p.srcStride, p.dstStride, p.quantPre,
+                     p.deqScalar, p.reluEn, rowMajor,    p.ndNum,     p.isChannelSplit};
 }
 
 inline void checkLayout(AscendC::CO2Layout format, const SrcLoc& loc) {
@@ -285,8 +298,10 @@ inline void Fixpipe(const LocalTensor<DstT>& dstLocal, const LocalTensor<SrcT>& 
 // (a kernel sets the QUANT_PRE register itself), so only the modes without one are emulated here.
 inline void checkCo12Quant(QuantMode_t q, const tcemu::SrcLoc& loc) {
   if (q != NoQuant && q != F322F16 && q != F322BF16) {
-    tcemu::fail(loc, "DataCopy from CO1 with quantPre %d is not emulated: DataCopyCO12DstParams carries no quant "
-                "scale; hint: use Fixpipe with FixpipeParamsV220::deqScalar or a cbufWorkspace", static_cast<int>(q));
+    tcemu::fail(loc,
+                "DataCopy from CO1 with quantPre %d is not emulated: DataCopyCO12DstParams carries no quant "
+                "scale; hint: use Fixpipe with FixpipeParamsV220::deqScalar or a cbufWorkspace",
+                static_cast<int>(q));
   }
 }
 
@@ -294,8 +309,9 @@ template <typename T, typename U>
 inline void DataCopy(const GlobalTensor<T>& dstGlobal, const LocalTensor<U>& srcLocal,
                      const DataCopyCO12DstParams& intriParams, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   checkCo12Quant(intriParams.quantPre, loc);
-  tcemu::FixpipeArgs a{intriParams.nSize, intriParams.mSize, intriParams.srcStride, intriParams.dstStride,
-                       intriParams.quantPre, 0, intriParams.reluPre != 0, intriParams.nz2ndEn, 1,
+  tcemu::FixpipeArgs a{intriParams.nSize,        intriParams.mSize,    intriParams.srcStride,
+                       intriParams.dstStride,    intriParams.quantPre, 0,
+                       intriParams.reluPre != 0, intriParams.nz2ndEn,  1,
                        intriParams.channelSplit};
   tcemu::fixpipe<T, U>(dstGlobal.addr_, nullptr, srcLocal, nullptr, a, "DataCopy from CO1", loc);
 }
@@ -304,8 +320,9 @@ template <typename T, typename U>
 inline void DataCopy(const LocalTensor<T>& dstLocal, const LocalTensor<U>& srcLocal,
                      const DataCopyCO12DstParams& intriParams, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   checkCo12Quant(intriParams.quantPre, loc);
-  tcemu::FixpipeArgs a{intriParams.nSize, intriParams.mSize, intriParams.srcStride, intriParams.dstStride,
-                       intriParams.quantPre, 0, intriParams.reluPre != 0, intriParams.nz2ndEn, 1,
+  tcemu::FixpipeArgs a{intriParams.nSize,        intriParams.mSize,    intriParams.srcStride,
+                       intriParams.dstStride,    intriParams.quantPre, 0,
+                       intriParams.reluPre != 0, intriParams.nz2ndEn,  1,
                        intriParams.channelSplit};
   tcemu::fixpipe<T, U>(nullptr, &dstLocal, srcLocal, nullptr, a, "DataCopy from CO1", loc);
 }

@@ -42,21 +42,25 @@ inline void checkGm(const void* p, uint64_t len, const char* what, const SrcLoc&
   auto& reg = gmRegistry();
   auto it = reg.upper_bound(a);
   if (it == reg.begin()) {
-    fail(loc, "%s accesses global memory at %p, which is not inside any GmAlloc allocation; hint: pass buffers "
-         "allocated with AscendC::GmAlloc to the kernel", what, p);
+    fail(loc,
+         "%s accesses global memory at %p, which is not inside any GmAlloc allocation; hint: pass buffers "
+         "allocated with AscendC::GmAlloc to the kernel",
+         what, p);
   }
   --it;
   const GmBlock& b = it->second;
   if (a + len > b.base + b.size) {
     if (a >= b.base + b.size) {
-      fail(loc, "%s accesses global memory %llu bytes past the end of a %llu-byte GmAlloc allocation "
-           "(bytes [%llu, %llu) of it); hint: check the offset and count against the tensor's size", what,
-           static_cast<unsigned long long>(a + len - (b.base + b.size)), static_cast<unsigned long long>(b.size),
+      fail(loc,
+           "%s accesses global memory %llu bytes past the end of a %llu-byte GmAlloc allocation "
+           "(bytes [%llu, %llu) of it); hint: check the offset and count against the tensor's size",
+           what, static_cast<unsigned long long>(a + len - (b.base + b.size)), static_cast<unsigned long long>(b.size),
            static_cast<unsigned long long>(a - b.base), static_cast<unsigned long long>(a - b.base + len));
     }
-    fail(loc, "%s reads or writes global memory bytes [%llu, %llu) of a %llu-byte GmAlloc allocation: %llu bytes "
-         "out of bounds; hint: check the offset and count against the tensor's size", what,
-         static_cast<unsigned long long>(a - b.base), static_cast<unsigned long long>(a - b.base + len),
+    fail(loc,
+         "%s reads or writes global memory bytes [%llu, %llu) of a %llu-byte GmAlloc allocation: %llu bytes "
+         "out of bounds; hint: check the offset and count against the tensor's size",
+         what, static_cast<unsigned long long>(a - b.base), static_cast<unsigned long long>(a - b.base + len),
          static_cast<unsigned long long>(b.size), static_cast<unsigned long long>(a + len - (b.base + b.size)));
   }
 }

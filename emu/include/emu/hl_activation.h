@@ -69,12 +69,12 @@ inline float fasterGeluF(float x) {
 }
 
 inline constexpr Step kSigmoidSteps[] = {{"Muls", 4}, {"Exp", 4}, {"Adds", 4}, {"Div", 4}};
-inline constexpr Step kTanhSteps[] = {{"Mins", 4}, {"Maxs", 4}, {"Muls", 4}, {"Exp", 4}, {"Adds", 4}, {"Adds", 4},
-                                      {"Div", 4}};
-inline constexpr Step kGeluSteps[] = {{"Mul", 4}, {"Mul", 4}, {"Muls", 4}, {"Add", 4}, {"Muls", 4}, {"Exp", 4},
-                                      {"Adds", 4}, {"Div", 4}};
-inline constexpr Step kFasterGeluSteps[] = {{"Abs", 4}, {"Muls", 4}, {"Exp", 4}, {"Adds", 4}, {"Sub", 4},
-                                            {"Muls", 4}, {"Exp", 4}, {"Mul", 4}, {"Div", 4}};
+inline constexpr Step kTanhSteps[] = {{"Mins", 4}, {"Maxs", 4}, {"Muls", 4}, {"Exp", 4},
+                                      {"Adds", 4}, {"Adds", 4}, {"Div", 4}};
+inline constexpr Step kGeluSteps[] = {{"Mul", 4},  {"Mul", 4}, {"Muls", 4}, {"Add", 4},
+                                      {"Muls", 4}, {"Exp", 4}, {"Adds", 4}, {"Div", 4}};
+inline constexpr Step kFasterGeluSteps[] = {{"Abs", 4},  {"Muls", 4}, {"Exp", 4}, {"Adds", 4}, {"Sub", 4},
+                                            {"Muls", 4}, {"Exp", 4},  {"Mul", 4}, {"Div", 4}};
 
 }  // namespace tcemu::hl
 
@@ -116,11 +116,11 @@ __aicore__ inline void Tanh(const LocalTensor<T>& dstTensor, const LocalTensor<T
                          tcemu::hl::kTanhSteps, loc);
 }
 template <typename T, bool isReuseSource = false>
-__aicore__ inline void Tanh(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
-                            const uint32_t calCount, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
+__aicore__ inline void Tanh(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const uint32_t calCount,
+                            tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   if (!tcemu::onVectorCore()) return;
-  tcemu::hl::elementwise<T>("Tanh", dstTensor, srcTensor, nullptr, calCount, tcemu::hl::tanhF,
-                            tcemu::hl::kTanhSteps, loc);
+  tcemu::hl::elementwise<T>("Tanh", dstTensor, srcTensor, nullptr, calCount, tcemu::hl::tanhF, tcemu::hl::kTanhSteps,
+                            loc);
 }
 template <typename T, bool isReuseSource = false>
 __aicore__ inline void Tanh(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,

@@ -51,12 +51,16 @@ inline void broadcast(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTe
                       const uint32_t* srcShape, const AscendC::LocalTensor<uint8_t>* tmp, const SrcLoc& loc) {
   checkDtype<T, int8_t, uint8_t, half, float>("Broadcast", loc);
   if constexpr (dim != 1 && dim != 2) {
-    fail(loc, "Broadcast<T, dim = %d, axis = %d>: CANN implements dim = 1 and dim = 2 only; hint: view the tensor as "
-         "[rows, cols] with the broadcast axis 0 or 1", dim, axis);
+    fail(loc,
+         "Broadcast<T, dim = %d, axis = %d>: CANN implements dim = 1 and dim = 2 only; hint: view the tensor as "
+         "[rows, cols] with the broadcast axis 0 or 1",
+         dim, axis);
   } else {
     if constexpr (axis < 0 || axis >= dim) {
-      fail(loc, "Broadcast<T, dim = %d, axis = %d>: axis must be between 0 and dim - 1 = %d; hint: axis is the "
-           "dimension the source has size 1 in", dim, axis, dim - 1);
+      fail(loc,
+           "Broadcast<T, dim = %d, axis = %d>: axis must be between 0 and dim - 1 = %d; hint: axis is the "
+           "dimension the source has size 1 in",
+           dim, axis, dim - 1);
     }
     uint64_t srcSize = 1, dstSize = 1;
     bool shapeOk = true;
@@ -66,7 +70,8 @@ inline void broadcast(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTe
       if (srcShape[i] != dstShape[i] && (i != axis || srcShape[i] != 1)) shapeOk = false;
     }
     if (!shapeOk && srcSize != 1) {
-      fail(loc, "Broadcast<T, %d, %d>: srcShape %s does not broadcast to dstShape %s along axis %d (the source must "
+      fail(loc,
+           "Broadcast<T, %d, %d>: srcShape %s does not broadcast to dstShape %s along axis %d (the source must "
            "match the destination except for size 1 on axis %d); hint: pass the shapes in the order dstShape, srcShape",
            dim, axis, shapeText(srcShape, dim).c_str(), shapeText(dstShape, dim).c_str(), axis, axis);
     }
@@ -74,9 +79,11 @@ inline void broadcast(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTe
     const bool twoDim = dim == 2 && srcSize != dstSize && srcSize != 1;
     const uint32_t workBytes = sizeof(T) == 1 ? 2u : static_cast<uint32_t>(sizeof(T));
     if (twoDim && axis == 0 && uint64_t{cols} * workBytes % 32 != 0) {
-      fail(loc, "Broadcast<T, 2, 0> needs dstShape[1] * %u bytes to be a multiple of 32: dstShape[1] = %u %s elements "
-           "is %llu bytes; hint: pad the last axis to %u elements", workBytes, cols, dtypeName<T>(),
-           static_cast<unsigned long long>(uint64_t{cols} * workBytes), static_cast<uint32_t>(roundUp(cols, 32 / workBytes)));
+      fail(loc,
+           "Broadcast<T, 2, 0> needs dstShape[1] * %u bytes to be a multiple of 32: dstShape[1] = %u %s elements "
+           "is %llu bytes; hint: pad the last axis to %u elements",
+           workBytes, cols, dtypeName<T>(), static_cast<unsigned long long>(uint64_t{cols} * workBytes),
+           static_cast<uint32_t>(roundUp(cols, 32 / workBytes)));
     }
     checkUb(src.ref_, "Broadcast", "src", loc);
     checkUb(dst.ref_, "Broadcast", "dst", loc);
@@ -106,8 +113,8 @@ inline void broadcast(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTe
       seq.add("Or", workBytes, dstSize);
     }
     if (sizeof(T) == 1) seq.add("Cast", 2, dstSize);
-    const uint32_t used = std::min<uint32_t>(work.GetSize(), broadcastCoreTmp(twoDim, axis, srcSize, dstSize, rows,
-                                                                               cols, sizeof(T), true));
+    const uint32_t used = std::min<uint32_t>(
+        work.GetSize(), broadcastCoreTmp(twoDim, axis, srcSize, dstSize, rows, cols, sizeof(T), true));
     core.read(seq.firstIdx, src.ref_, 0, srcSize * sizeof(T), "Broadcast src", loc);
     if (used) {
       core.write(seq.firstIdx, work.ref_, 0, used, "Broadcast sharedTmpBuffer", loc);
@@ -140,23 +147,28 @@ inline void pad(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T
   const bool aligned = uint64_t{width} * sizeof(T) % 32 == 0;
   if (aligned) {
     if (width == oriWidth) {
-      fail(loc, "Pad of rows already 32-byte aligned: srcWidth = srcOriWidth = %u %s elements, so there is nothing "
+      fail(loc,
+           "Pad of rows already 32-byte aligned: srcWidth = srcOriWidth = %u %s elements, so there is nothing "
            "to pad; hint: skip the Pad, or set srcOriWidth to the real row length in PadTilingFunc's oriSrcShape",
            width, dtypeName<T>());
     }
     if (p.leftPad != 0) {
-      fail(loc, "Pad of 32-byte-aligned rows (srcWidth = %u) takes leftPad = 0, got %u: the dirty columns are always "
-           "at the end of the row; hint: set leftPad = 0 and rightPad = srcWidth - srcOriWidth = %u", width,
-           p.leftPad, width - oriWidth);
+      fail(loc,
+           "Pad of 32-byte-aligned rows (srcWidth = %u) takes leftPad = 0, got %u: the dirty columns are always "
+           "at the end of the row; hint: set leftPad = 0 and rightPad = srcWidth - srcOriWidth = %u",
+           width, p.leftPad, width - oriWidth);
     }
     if (p.rightPad == 0 || oriWidth + p.rightPad > width) {
-      fail(loc, "Pad of 32-byte-aligned rows: rightPad = %u must be between 1 and srcWidth - srcOriWidth = %u - %u = "
-           "%u; hint: set rightPad = %u", p.rightPad, width, oriWidth, width - oriWidth, width - oriWidth);
+      fail(loc,
+           "Pad of 32-byte-aligned rows: rightPad = %u must be between 1 and srcWidth - srcOriWidth = %u - %u = "
+           "%u; hint: set rightPad = %u",
+           p.rightPad, width, oriWidth, width - oriWidth, width - oriWidth);
     }
   } else if ((uint64_t{width} + p.leftPad + p.rightPad) * sizeof(T) % 32 != 0) {
-    fail(loc, "Pad: srcWidth = %u, leftPad = %u, rightPad = %u give a padded row of %u %s elements (%llu bytes), not "
-         "a multiple of 32 bytes; hint: choose leftPad + rightPad so that the row is %u elements", width, p.leftPad,
-         p.rightPad, width + p.leftPad + p.rightPad, dtypeName<T>(),
+    fail(loc,
+         "Pad: srcWidth = %u, leftPad = %u, rightPad = %u give a padded row of %u %s elements (%llu bytes), not "
+         "a multiple of 32 bytes; hint: choose leftPad + rightPad so that the row is %u elements",
+         width, p.leftPad, p.rightPad, width + p.leftPad + p.rightPad, dtypeName<T>(),
          static_cast<unsigned long long>((uint64_t{width} + p.leftPad + p.rightPad) * sizeof(T)),
          static_cast<uint32_t>(roundUp(width + p.leftPad + p.rightPad, 32 / sizeof(T))));
   }
@@ -186,7 +198,8 @@ inline void pad(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T
   for (uint32_t r = 0; r < height; ++r) {
     for (uint32_t j = 0; j < outWidth; ++j) {
       if (aligned) {
-        out[uint64_t{r} * outWidth + j] = (j >= oriWidth && j < oriWidth + p.rightPad) ? fill : s[uint64_t{r} * width + j];
+        out[uint64_t{r} * outWidth + j] =
+            (j >= oriWidth && j < oriWidth + p.rightPad) ? fill : s[uint64_t{r} * width + j];
       } else {
         bool inside = j >= p.leftPad && j < p.leftPad + width;
         out[uint64_t{r} * outWidth + j] = inside ? s[uint64_t{r} * width + (j - p.leftPad)] : fill;
@@ -202,13 +215,17 @@ inline void unpad(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor
   checkDtype<T, int16_t, uint16_t, half, int32_t, uint32_t, float>("UnPad", loc);
   const uint32_t height = tiling.srcHeight, width = tiling.srcWidth;
   if (uint64_t{width} * sizeof(T) % 32 != 0) {
-    fail(loc, "UnPad: srcWidth = %u %s elements is %llu bytes, not a multiple of 32; hint: UnPad takes rows padded "
-         "to 32 bytes (srcWidth = %u)", width, dtypeName<T>(), static_cast<unsigned long long>(uint64_t{width} * sizeof(T)),
+    fail(loc,
+         "UnPad: srcWidth = %u %s elements is %llu bytes, not a multiple of 32; hint: UnPad takes rows padded "
+         "to 32 bytes (srcWidth = %u)",
+         width, dtypeName<T>(), static_cast<unsigned long long>(uint64_t{width} * sizeof(T)),
          static_cast<uint32_t>(roundUp(width, 32 / sizeof(T))));
   }
   if (p.rightPad > width || uint64_t{width - p.rightPad} * sizeof(T) % 32 == 0) {
-    fail(loc, "UnPad: srcWidth - rightPad = %u - %u must be a row length that is not 32-byte aligned (and not "
-         "negative); hint: for an aligned result no UnPad is needed, copy the rows instead", width, p.rightPad);
+    fail(loc,
+         "UnPad: srcWidth - rightPad = %u - %u must be a row length that is not 32-byte aligned (and not "
+         "negative); hint: for an aligned result no UnPad is needed, copy the rows instead",
+         width, p.rightPad);
   }
   checkUb(src.ref_, "UnPad", "src", loc);
   checkUb(dst.ref_, "UnPad", "dst", loc);
@@ -263,16 +280,15 @@ __aicore__ inline void Pad(const LocalTensor<T>& dstTensor, const LocalTensor<T>
 }
 
 template <typename T>
-__aicore__ inline void UnPad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
-                             UnPadParams& unPadParams, LocalTensor<uint8_t>& sharedTmpBuffer, UnPadTiling& tiling,
+__aicore__ inline void UnPad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, UnPadParams& unPadParams,
+                             LocalTensor<uint8_t>& sharedTmpBuffer, UnPadTiling& tiling,
                              tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   if (!tcemu::onVectorCore()) return;
   tcemu::hl::unpad(dstTensor, srcTensor, unPadParams, &sharedTmpBuffer, tiling, loc);
 }
 template <typename T>
-__aicore__ inline void UnPad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
-                             UnPadParams& unPadParams, UnPadTiling& tiling,
-                             tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
+__aicore__ inline void UnPad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, UnPadParams& unPadParams,
+                             UnPadTiling& tiling, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   if (!tcemu::onVectorCore()) return;
   tcemu::hl::unpad(dstTensor, srcTensor, unPadParams, nullptr, tiling, loc);
 }

@@ -20,8 +20,10 @@ inline void checkUb(const TensorRef& t, const char* api, const char* what, const
   std::string name = std::string(api) + " " + what;
   cur().checkAlive(t, name.c_str(), loc);
   if (t.mem != Mem::UB) {
-    fail(loc, "%s is a tensor in %s (position %s); %s works on UB tensors (VECIN, VECOUT, VECCALC); hint: copy the "
-         "data to a VECIN/VECCALC buffer first", name.c_str(), memName(t.mem), positionName(t.pos), api);
+    fail(loc,
+         "%s is a tensor in %s (position %s); %s works on UB tensors (VECIN, VECOUT, VECCALC); hint: copy the "
+         "data to a VECIN/VECCALC buffer first",
+         name.c_str(), memName(t.mem), positionName(t.pos), api);
   }
   cur().checkAlign(t, 32, name.c_str(), loc);
 }
@@ -31,8 +33,10 @@ inline void checkTmp(const AscendC::LocalTensor<uint8_t>& tmp, uint32_t minBytes
                      const char* hostQuery, const SrcLoc& loc) {
   checkUb(tmp.ref_, api, "sharedTmpBuffer", loc);
   if (tmp.GetSize() < minBytes) {
-    fail(loc, "%s sharedTmpBuffer has %u bytes; this call needs at least %u bytes; hint: size the buffer with %s "
-         "(minimum %u bytes)", api, tmp.GetSize(), minBytes, hostQuery, minBytes);
+    fail(loc,
+         "%s sharedTmpBuffer has %u bytes; this call needs at least %u bytes; hint: size the buffer with %s "
+         "(minimum %u bytes)",
+         api, tmp.GetSize(), minBytes, hostQuery, minBytes);
   }
 }
 
@@ -43,7 +47,8 @@ inline AscendC::LocalTensor<uint8_t> stackBuffer(uint32_t minBytes, const char* 
   uint32_t used = core.pool_[static_cast<int>(Mem::UB)];
   uint32_t left = memSize(Mem::UB) - used;
   if (left < minBytes) {
-    fail(loc, "%s without a sharedTmpBuffer takes its temporary space from the UB the TPipe left free: %u bytes are "
+    fail(loc,
+         "%s without a sharedTmpBuffer takes its temporary space from the UB the TPipe left free: %u bytes are "
          "free (%u of %u used by InitBuffer), this call needs %u; hint: InitBuffer less, or pass a sharedTmpBuffer",
          api, left, used, memSize(Mem::UB), minBytes);
   }
@@ -58,8 +63,10 @@ template <typename T>
 inline void checkCount(const AscendC::LocalTensor<T>& t, uint64_t count, const char* api, const char* what,
                        const SrcLoc& loc) {
   if (count > t.GetSize()) {
-    fail(loc, "%s %s needs %llu elements but the tensor holds %u; hint: pass a count of at most GetSize(), or "
-         "allocate a larger buffer", api, what, static_cast<unsigned long long>(count), t.GetSize());
+    fail(loc,
+         "%s %s needs %llu elements but the tensor holds %u; hint: pass a count of at most GetSize(), or "
+         "allocate a larger buffer",
+         api, what, static_cast<unsigned long long>(count), t.GetSize());
   }
 }
 

@@ -32,15 +32,17 @@ namespace tcemu::hl {
 
 template <typename T, uint32_t dropOutMode>
 inline void dropOut(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
-                    const AscendC::LocalTensor<uint8_t>& mask, const AscendC::LocalTensor<uint8_t>* tmp,
-                    float keepProb, const AscendC::DropOutShapeInfo& info, const SrcLoc& loc) {
+                    const AscendC::LocalTensor<uint8_t>& mask, const AscendC::LocalTensor<uint8_t>* tmp, float keepProb,
+                    const AscendC::DropOutShapeInfo& info, const SrcLoc& loc) {
   checkDtype<T, half, float>("DropOut", loc);
   const uint32_t axes[3] = {info.firstAxis, info.srcLastAxis, info.maskLastAxis};
   const char* axisNames[3] = {"firstAxis", "srcLastAxis", "maskLastAxis"};
   for (int a = 0; a < 3; ++a) {
     if (axes[a] == 0) {
-      fail(loc, "DropOut info.%s = 0; CANN requires firstAxis, srcLastAxis and maskLastAxis > 0; hint: fill "
-           "DropOutShapeInfo with the row count, the src row length and the mask row length (bytes)", axisNames[a]);
+      fail(loc,
+           "DropOut info.%s = 0; CANN requires firstAxis, srcLastAxis and maskLastAxis > 0; hint: fill "
+           "DropOutShapeInfo with the row count, the src row length and the mask row length (bytes)",
+           axisNames[a]);
     }
   }
   uint32_t mode = dropOutMode;
@@ -51,19 +53,24 @@ inline void dropOut(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTens
     else mode = AscendC::DROPOUT_MODE_BIT_MISALIGN;
   }
   if (mode < 1 || mode > 4) {
-    fail(loc, "DropOut<T, isInitBitMode, dropOutMode = %u>: the modes are 0 (from the shape) and 1 to 4; hint: leave "
-         "dropOutMode at 0", mode);
+    fail(loc,
+         "DropOut<T, isInitBitMode, dropOutMode = %u>: the modes are 0 (from the shape) and 1 to 4; hint: leave "
+         "dropOutMode at 0",
+         mode);
   }
   const bool bitMode = mode >= AscendC::DROPOUT_MODE_BIT_ALIGN;
   const bool padded = mode == AscendC::DROPOUT_MODE_BYTE_MISALIGN || mode == AscendC::DROPOUT_MODE_BIT_MISALIGN;
   const uint32_t unit = bitMode ? 16u : 2u;  // the compaction gathers uint16 words: 16 bits or 2 bytes
   if (padded && (info.maskLastAxis % 32 != 0 || info.srcLastAxis % unit != 0)) {
-    fail(loc, "DropOut with padded %s mask rows: maskLastAxis = %u bytes must be a multiple of 32 and srcLastAxis = "
+    fail(loc,
+         "DropOut with padded %s mask rows: maskLastAxis = %u bytes must be a multiple of 32 and srcLastAxis = "
          "%u a multiple of %u (the rows are compacted as uint16 words); hint: pad the mask rows to 32 bytes and the "
-         "src rows to %u elements", bitMode ? "bit" : "byte", info.maskLastAxis, info.srcLastAxis, unit, unit);
+         "src rows to %u elements",
+         bitMode ? "bit" : "byte", info.maskLastAxis, info.srcLastAxis, unit, unit);
   }
   const uint64_t count = uint64_t{info.firstAxis} * info.srcLastAxis;
-  const uint64_t maskBytes = uint64_t{info.firstAxis} * (padded ? info.maskLastAxis : (bitMode ? ceilDiv(info.srcLastAxis, 8) : info.srcLastAxis));
+  const uint64_t maskBytes = uint64_t{info.firstAxis} *
+                             (padded ? info.maskLastAxis : (bitMode ? ceilDiv(info.srcLastAxis, 8) : info.srcLastAxis));
   checkUb(src.ref_, "DropOut", "srcLocal", loc);
   checkUb(dst.ref_, "DropOut", "dstLocal", loc);
   checkUb(mask.ref_, "DropOut", "maskLocal", loc);
@@ -104,7 +111,8 @@ inline void dropOut(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTens
   if (padded) {  // the in-place compaction: row r's first keptBytes bytes move to r * keptBytes
     std::vector<uint8_t> packed(uint64_t{info.firstAxis} * keptBytes);
     for (uint32_t r = 0; r < info.firstAxis; ++r)
-      std::copy(m + uint64_t{r} * rowBytes, m + uint64_t{r} * rowBytes + keptBytes, packed.begin() + uint64_t{r} * keptBytes);
+      std::copy(m + uint64_t{r} * rowBytes, m + uint64_t{r} * rowBytes + keptBytes,
+                packed.begin() + uint64_t{r} * keptBytes);
     std::copy(packed.begin(), packed.end(), m);
   }
   const float div = toFloat(fromFloat<T>(1.0f / keepProb));

@@ -12,8 +12,8 @@ namespace tcemu::hl {
 
 inline constexpr Step kSiluSteps[] = {{"Muls", 0}, {"Exp", 0}, {"Adds", 0}, {"Div", 0}};
 inline constexpr Step kSwiGluSteps[] = {{"Muls", 4}, {"Exp", 4}, {"Adds", 4}, {"Div", 4}, {"Mul", 4}};
-inline constexpr Step kGeGluSteps[] = {{"Mul", 4}, {"Adds", 4}, {"Mul", 4}, {"Muls", 4}, {"Exp", 4}, {"Adds", 4},
-                                       {"Div", 4}, {"Mul", 4}};
+inline constexpr Step kGeGluSteps[] = {{"Mul", 4}, {"Adds", 4}, {"Mul", 4}, {"Muls", 4},
+                                       {"Exp", 4}, {"Adds", 4}, {"Div", 4}, {"Mul", 4}};
 inline constexpr Step kReGluSteps[] = {{"Maxs", 4}, {"Mul", 4}};
 
 inline float swishF(float x, float beta) { return x / (1.0f + std::exp(-beta * x)); }
@@ -23,8 +23,10 @@ template <typename T>
 inline void checkSameSize(const AscendC::LocalTensor<T>& a, const AscendC::LocalTensor<T>& b, const char* api,
                           const SrcLoc& loc) {
   if (a.GetSize() != b.GetSize()) {
-    fail(loc, "%s src0 holds %u elements and src1 %u; the two inputs must have the same size; hint: pass tensors of "
-         "equal GetSize(), e.g. two slices of equal length", api, a.GetSize(), b.GetSize());
+    fail(loc,
+         "%s src0 holds %u elements and src1 %u; the two inputs must have the same size; hint: pass tensors of "
+         "equal GetSize(), e.g. two slices of equal length",
+         api, a.GetSize(), b.GetSize());
   }
 }
 
@@ -35,17 +37,21 @@ inline void swiGlu(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTenso
   checkDtype<T, half, float>("SwiGLU", loc);
   checkSameSize(src0, src1, "SwiGLU", loc);
   if (count == 0 || count * sizeof(T) % 32 != 0) {
-    fail(loc, "SwiGLU calCount %u is %u bytes of %s; it must be non-zero and a multiple of 32 bytes (%u elements); "
-         "hint: pad the row to a multiple of %u elements", count, static_cast<uint32_t>(count * sizeof(T)),
-         dtypeName<T>(), static_cast<uint32_t>(32 / sizeof(T)), static_cast<uint32_t>(32 / sizeof(T)));
+    fail(loc,
+         "SwiGLU calCount %u is %u bytes of %s; it must be non-zero and a multiple of 32 bytes (%u elements); "
+         "hint: pad the row to a multiple of %u elements",
+         count, static_cast<uint32_t>(count * sizeof(T)), dtypeName<T>(), static_cast<uint32_t>(32 / sizeof(T)),
+         static_cast<uint32_t>(32 / sizeof(T)));
   }
   if (tmp && tmp->GetSize() % 32 != 0) {
-    fail(loc, "SwiGLU sharedTmpBuffer has %u bytes; its size must be a multiple of 32 bytes; hint: round the buffer "
-         "up to %u bytes", tmp->GetSize(), static_cast<uint32_t>(roundUp(tmp->GetSize(), 32)));
+    fail(loc,
+         "SwiGLU sharedTmpBuffer has %u bytes; its size must be a multiple of 32 bytes; hint: round the buffer "
+         "up to %u bytes",
+         tmp->GetSize(), static_cast<uint32_t>(roundUp(tmp->GetSize(), 32)));
   }
   MapSpec spec{"SwiGLU", "GetSwiGLUMaxMinTmpSize", gluMinTmp(sizeof(T), false), true};
   mapElements<T>(spec, dst, src0, &src1, tmp, count,
-              viaFloat<T>([beta](float a, float b) { return a * swishF(b, beta); }), kSwiGluSteps, loc);
+                 viaFloat<T>([beta](float a, float b) { return a * swishF(b, beta); }), kSwiGluSteps, loc);
 }
 
 template <typename T>
@@ -56,7 +62,7 @@ inline void geGlu(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor
   checkSameSize(src0, src1, "GeGLU", loc);
   MapSpec spec{"GeGLU", "GetGeGLUMaxMinTmpSize", gluMinTmp(sizeof(T), false), true};
   mapElements<T>(spec, dst, src0, &src1, tmp, count, viaFloat<T>([](float a, float b) { return a * geluF(b); }),
-              kGeGluSteps, loc);
+                 kGeGluSteps, loc);
 }
 
 template <typename T, bool isReuseSource>
@@ -65,12 +71,13 @@ inline void reGlu(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor
                   const SrcLoc& loc) {
   checkDtype<T, half, bfloat16_t, float>("ReGlu", loc);
   if (isReuseSource) {
-    fail(loc, "ReGlu<T, isReuseSource = true>: CANN supports only isReuseSource = false; hint: drop the second "
+    fail(loc,
+         "ReGlu<T, isReuseSource = true>: CANN supports only isReuseSource = false; hint: drop the second "
          "template argument");
   }
   MapSpec spec{"ReGlu", "GetReGluMaxMinTmpSize", gluMinTmp(sizeof(T), true), true};
   mapElements<T>(spec, dst, src0, &src1, tmp, count,
-              viaFloat<T>([](float a, float b) { return a * (b > 0.0f ? b : 0.0f); }), kReGluSteps, loc);
+                 viaFloat<T>([](float a, float b) { return a * (b > 0.0f ? b : 0.0f); }), kReGluSteps, loc);
 }
 
 }  // namespace tcemu::hl
@@ -84,8 +91,8 @@ __aicore__ inline void Silu(const LocalTensor<T>& dstLocal, const LocalTensor<T>
   tcemu::checkDtype<T, half, float>("Silu", loc);
   tcemu::hl::MapSpec spec{"Silu", "", 0, false};
   tcemu::hl::mapElements<T>(spec, dstLocal, srcLocal, nullptr, nullptr, dataSize,
-                         tcemu::hl::viaFloat<T>([](float x, float) { return tcemu::hl::swishF(x, 1.0f); }),
-                         tcemu::hl::kSiluSteps, loc);
+                            tcemu::hl::viaFloat<T>([](float x, float) { return tcemu::hl::swishF(x, 1.0f); }),
+                            tcemu::hl::kSiluSteps, loc);
 }
 
 template <typename T, bool isReuseSource = false>
@@ -99,8 +106,8 @@ __aicore__ inline void Swish(const LocalTensor<T>& dstLocal, const LocalTensor<T
   float beta = tcemu::toFloat(scalarValue);
   tcemu::hl::MapSpec spec{"Swish", "", 0, false};
   tcemu::hl::mapElements<T>(spec, dstLocal, srcLocal, nullptr, nullptr, dataSize,
-                         tcemu::hl::viaFloat<T>([beta](float x, float) { return tcemu::hl::swishF(x, beta); }),
-                         tcemu::hl::kSiluSteps, loc);
+                            tcemu::hl::viaFloat<T>([beta](float x, float) { return tcemu::hl::swishF(x, beta); }),
+                            tcemu::hl::kSiluSteps, loc);
 }
 
 // SwiGLU: dst = src0 * swish(src1, beta). The first overload takes non-const sources, as CANN's does.

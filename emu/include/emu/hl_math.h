@@ -12,25 +12,25 @@
 
 namespace tcemu::hl {
 
-inline constexpr Step kSinSteps[] = {{"Muls", 4}, {"Cast", 4}, {"Muls", 4}, {"Sub", 4}, {"Mul", 4}, {"Muls", 4},
-                                     {"Adds", 4}, {"Mul", 4}, {"Adds", 4}, {"Mul", 4}, {"Adds", 4}, {"Mul", 4}};
-inline constexpr Step kErfSteps[] = {{"Mins", 4}, {"Maxs", 4}, {"Mul", 4}, {"Muls", 4}, {"Adds", 4}, {"Mul", 4},
-                                     {"Adds", 4}, {"Mul", 4}, {"Adds", 4}, {"Mul", 4}, {"Div", 4}};
+inline constexpr Step kSinSteps[] = {{"Muls", 4}, {"Cast", 4}, {"Muls", 4}, {"Sub", 4}, {"Mul", 4},  {"Muls", 4},
+                                     {"Adds", 4}, {"Mul", 4},  {"Adds", 4}, {"Mul", 4}, {"Adds", 4}, {"Mul", 4}};
+inline constexpr Step kErfSteps[] = {{"Mins", 4}, {"Maxs", 4}, {"Mul", 4},  {"Muls", 4}, {"Adds", 4}, {"Mul", 4},
+                                     {"Adds", 4}, {"Mul", 4},  {"Adds", 4}, {"Mul", 4},  {"Div", 4}};
 inline constexpr Step kLnSteps[] = {{"Ln", 0}};
 inline constexpr Step kLog2Steps[] = {{"Ln", 4}, {"Muls", 4}};
 inline constexpr Step kLog10Steps[] = {{"Ln", 0}, {"Muls", 0}};
 inline constexpr Step kRoundSteps[] = {{"Cast", 4}, {"Cast", 4}};
-inline constexpr Step kSignSteps[] = {{"Duplicate", 0}, {"CompareScalar", 0}, {"Select", 0}, {"CompareScalar", 0},
-                                      {"Select", 0}};
+inline constexpr Step kSignSteps[] = {
+    {"Duplicate", 0}, {"CompareScalar", 0}, {"Select", 0}, {"CompareScalar", 0}, {"Select", 0}};
 inline constexpr Step kClampSteps[] = {{"CompareScalar", 0}, {"Select", 0}};
-inline constexpr Step kPowerSteps[] = {{"Abs", 4}, {"Ln", 4}, {"Mul", 4}, {"Exp", 4}, {"Cast", 4}, {"Compare", 4},
-                                       {"Select", 4}};
+inline constexpr Step kPowerSteps[] = {{"Abs", 4},  {"Ln", 4},      {"Mul", 4},   {"Exp", 4},
+                                       {"Cast", 4}, {"Compare", 4}, {"Select", 4}};
 
 // A unary half/float math API: `g` maps the float input to the float result.
 template <typename T, typename G, size_t N>
 inline void unaryMath(const char* api, const char* query, uint32_t minTmp, const AscendC::LocalTensor<T>& dst,
-                      const AscendC::LocalTensor<T>& src, const AscendC::LocalTensor<uint8_t>* tmp, uint32_t count,
-                      G g, const Step (&steps)[N], const SrcLoc& loc) {
+                      const AscendC::LocalTensor<T>& src, const AscendC::LocalTensor<uint8_t>* tmp, uint32_t count, G g,
+                      const Step (&steps)[N], const SrcLoc& loc) {
   checkDtype<T, half, float>(api, loc);
   MapSpec spec{api, query, minTmp, true};
   mapElements<T>(spec, dst, src, nullptr, tmp, count, viaFloat<T>([g](float x, float) { return g(x); }), steps, loc);
@@ -71,53 +71,60 @@ inline void power(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor
 
 // The overload sets: (dst, src, sharedTmpBuffer, calCount), (dst, src, sharedTmpBuffer), (dst, src, calCount),
 // (dst, src), each with the real template parameters <T, isReuseSource>.
-#define TCEMU_HL_UNARY_MATH(Api, query, minTmp, fn, steps)                                                           \
-  template <typename T, bool isReuseSource = false>                                                                \
-  __aicore__ inline void Api(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,                     \
-                             const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount,                 \
-                             tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {                                       \
-    if (!tcemu::onVectorCore()) return;                                                                            \
-    tcemu::hl::unaryMath(#Api, query, minTmp, dstTensor, srcTensor, &sharedTmpBuffer, calCount, fn, steps, loc);   \
-  }                                                                                                                \
-  template <typename T, bool isReuseSource = false>                                                                \
-  __aicore__ inline void Api(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,                     \
-                             const uint32_t calCount, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {              \
-    if (!tcemu::onVectorCore()) return;                                                                            \
-    tcemu::hl::unaryMath(#Api, query, minTmp, dstTensor, srcTensor, nullptr, calCount, fn, steps, loc);            \
+#define TCEMU_HL_UNARY_MATH(Api, query, minTmp, fn, steps)                                                       \
+  template <typename T, bool isReuseSource = false>                                                              \
+  __aicore__ inline void Api(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,                   \
+                             const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount,               \
+                             tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {                                     \
+    if (!tcemu::onVectorCore()) return;                                                                          \
+    tcemu::hl::unaryMath(#Api, query, minTmp, dstTensor, srcTensor, &sharedTmpBuffer, calCount, fn, steps, loc); \
+  }                                                                                                              \
+  template <typename T, bool isReuseSource = false>                                                              \
+  __aicore__ inline void Api(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,                   \
+                             const uint32_t calCount, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {            \
+    if (!tcemu::onVectorCore()) return;                                                                          \
+    tcemu::hl::unaryMath(#Api, query, minTmp, dstTensor, srcTensor, nullptr, calCount, fn, steps, loc);          \
   }
-#define TCEMU_HL_UNARY_MATH_WHOLE(Api)                                                                               \
-  template <typename T, bool isReuseSource = false>                                                                \
-  __aicore__ inline void Api(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,                     \
-                             const LocalTensor<uint8_t>& sharedTmpBuffer,                                          \
-                             tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {                                       \
-    Api<T, isReuseSource>(dstTensor, srcTensor, sharedTmpBuffer, srcTensor.GetSize(), loc);                         \
-  }                                                                                                                \
-  template <typename T, bool isReuseSource = false>                                                                \
-  __aicore__ inline void Api(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,                     \
-                             tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {                                       \
-    Api<T, isReuseSource>(dstTensor, srcTensor, srcTensor.GetSize(), loc);                                          \
+#define TCEMU_HL_UNARY_MATH_WHOLE(Api)                                                         \
+  template <typename T, bool isReuseSource = false>                                            \
+  __aicore__ inline void Api(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, \
+                             const LocalTensor<uint8_t>& sharedTmpBuffer,                      \
+                             tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {                   \
+    Api<T, isReuseSource>(dstTensor, srcTensor, sharedTmpBuffer, srcTensor.GetSize(), loc);    \
+  }                                                                                            \
+  template <typename T, bool isReuseSource = false>                                            \
+  __aicore__ inline void Api(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, \
+                             tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {                   \
+    Api<T, isReuseSource>(dstTensor, srcTensor, srcTensor.GetSize(), loc);                     \
   }
 
 namespace AscendC {
 
-TCEMU_HL_UNARY_MATH(Sin, "GetSinMaxMinTmpSize", tcemu::hl::elementwiseMinTmp(sizeof(T)),
-                    [](float x) { return std::sin(x); }, tcemu::hl::kSinSteps)
+TCEMU_HL_UNARY_MATH(
+    Sin, "GetSinMaxMinTmpSize", tcemu::hl::elementwiseMinTmp(sizeof(T)), [](float x) { return std::sin(x); },
+    tcemu::hl::kSinSteps)
 TCEMU_HL_UNARY_MATH_WHOLE(Sin)
-TCEMU_HL_UNARY_MATH(Cos, "GetCosMaxMinTmpSize", tcemu::hl::elementwiseMinTmp(sizeof(T)),
-                    [](float x) { return std::cos(x); }, tcemu::hl::kSinSteps)
+TCEMU_HL_UNARY_MATH(
+    Cos, "GetCosMaxMinTmpSize", tcemu::hl::elementwiseMinTmp(sizeof(T)), [](float x) { return std::cos(x); },
+    tcemu::hl::kSinSteps)
 TCEMU_HL_UNARY_MATH_WHOLE(Cos)
-TCEMU_HL_UNARY_MATH(Erf, "GetErfMaxMinTmpSize", tcemu::hl::elementwiseMinTmp(sizeof(T)),
-                    [](float x) { return std::erf(x); }, tcemu::hl::kErfSteps)
+TCEMU_HL_UNARY_MATH(
+    Erf, "GetErfMaxMinTmpSize", tcemu::hl::elementwiseMinTmp(sizeof(T)), [](float x) { return std::erf(x); },
+    tcemu::hl::kErfSteps)
 TCEMU_HL_UNARY_MATH_WHOLE(Erf)
-TCEMU_HL_UNARY_MATH(Log2, "GetLog2MaxMinTmpSize", tcemu::hl::elementwiseMinTmp(sizeof(T)),
-                    [](float x) { return std::log2(x); }, tcemu::hl::kLog2Steps)
+TCEMU_HL_UNARY_MATH(
+    Log2, "GetLog2MaxMinTmpSize", tcemu::hl::elementwiseMinTmp(sizeof(T)), [](float x) { return std::log2(x); },
+    tcemu::hl::kLog2Steps)
 TCEMU_HL_UNARY_MATH_WHOLE(Log2)
-TCEMU_HL_UNARY_MATH(Floor, "GetFloorMaxMinTmpSize", tcemu::hl::elementwiseMinTmp(sizeof(T)),
-                    [](float x) { return std::floor(x); }, tcemu::hl::kRoundSteps)
-TCEMU_HL_UNARY_MATH(Round, "GetRoundMaxMinTmpSize", tcemu::hl::elementwiseMinTmp(sizeof(T)),
-                    [](float x) { return std::nearbyint(x); }, tcemu::hl::kRoundSteps)
-TCEMU_HL_UNARY_MATH(Trunc, "GetTruncMaxMinTmpSize", tcemu::hl::elementwiseMinTmp(sizeof(T)),
-                    [](float x) { return std::trunc(x); }, tcemu::hl::kRoundSteps)
+TCEMU_HL_UNARY_MATH(
+    Floor, "GetFloorMaxMinTmpSize", tcemu::hl::elementwiseMinTmp(sizeof(T)), [](float x) { return std::floor(x); },
+    tcemu::hl::kRoundSteps)
+TCEMU_HL_UNARY_MATH(
+    Round, "GetRoundMaxMinTmpSize", tcemu::hl::elementwiseMinTmp(sizeof(T)), [](float x) { return std::nearbyint(x); },
+    tcemu::hl::kRoundSteps)
+TCEMU_HL_UNARY_MATH(
+    Trunc, "GetTruncMaxMinTmpSize", tcemu::hl::elementwiseMinTmp(sizeof(T)), [](float x) { return std::trunc(x); },
+    tcemu::hl::kRoundSteps)
 TCEMU_HL_UNARY_MATH_WHOLE(Trunc)
 TCEMU_HL_UNARY_MATH(Sign, "GetSignMaxMinTmpSize", tcemu::hl::elementwiseMinTmp(sizeof(T)), tcemu::hl::signF,
                     tcemu::hl::kSignSteps)
@@ -128,8 +135,9 @@ template <typename T, bool isReuseSource = false>
 __aicore__ inline void Log(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, uint32_t calCount,
                            tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   if (!tcemu::onVectorCore()) return;
-  tcemu::hl::unaryMath("Log", "", 0, dstTensor, srcTensor, nullptr, calCount, [](float x) { return std::log(x); },
-                       tcemu::hl::kLnSteps, loc);
+  tcemu::hl::unaryMath(
+      "Log", "", 0, dstTensor, srcTensor, nullptr, calCount, [](float x) { return std::log(x); }, tcemu::hl::kLnSteps,
+      loc);
 }
 template <typename T, bool isReuseSource = false>
 __aicore__ inline void Log(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
@@ -140,8 +148,9 @@ template <typename T, bool isReuseSource = false>
 __aicore__ inline void Log10(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, uint32_t calCount,
                              tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   if (!tcemu::onVectorCore()) return;
-  tcemu::hl::unaryMath("Log10", "", 0, dstTensor, srcTensor, nullptr, calCount,
-                       [](float x) { return std::log10(x); }, tcemu::hl::kLog10Steps, loc);
+  tcemu::hl::unaryMath(
+      "Log10", "", 0, dstTensor, srcTensor, nullptr, calCount, [](float x) { return std::log10(x); },
+      tcemu::hl::kLog10Steps, loc);
 }
 template <typename T, bool isReuseSource = false>
 __aicore__ inline void Log10(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
@@ -156,17 +165,18 @@ __aicore__ inline void ClampMax(const LocalTensor<T>& dstTensor, const LocalTens
                                 tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   if (!tcemu::onVectorCore()) return;
   float s = tcemu::toFloat(scalar);
-  tcemu::hl::unaryMath("ClampMax", "GetClampMaxMinTmpSize", tcemu::hl::clampMinTmp(), dstTensor, srcTensor,
-                       &sharedTmpBuffer, calCount, [s](float x) { return x < s ? x : s; }, tcemu::hl::kClampSteps,
-                       loc);
+  tcemu::hl::unaryMath(
+      "ClampMax", "GetClampMaxMinTmpSize", tcemu::hl::clampMinTmp(), dstTensor, srcTensor, &sharedTmpBuffer, calCount,
+      [s](float x) { return x < s ? x : s; }, tcemu::hl::kClampSteps, loc);
 }
 template <typename T, bool isReuseSource = false>
 __aicore__ inline void ClampMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const T scalar,
                                 const uint32_t calCount, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   if (!tcemu::onVectorCore()) return;
   float s = tcemu::toFloat(scalar);
-  tcemu::hl::unaryMath("ClampMax", "GetClampMaxMinTmpSize", tcemu::hl::clampMinTmp(), dstTensor, srcTensor, nullptr,
-                       calCount, [s](float x) { return x < s ? x : s; }, tcemu::hl::kClampSteps, loc);
+  tcemu::hl::unaryMath(
+      "ClampMax", "GetClampMaxMinTmpSize", tcemu::hl::clampMinTmp(), dstTensor, srcTensor, nullptr, calCount,
+      [s](float x) { return x < s ? x : s; }, tcemu::hl::kClampSteps, loc);
 }
 template <typename T, bool isReuseSource = false>
 __aicore__ inline void ClampMin(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
@@ -174,17 +184,18 @@ __aicore__ inline void ClampMin(const LocalTensor<T>& dstTensor, const LocalTens
                                 tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   if (!tcemu::onVectorCore()) return;
   float s = tcemu::toFloat(scalar);
-  tcemu::hl::unaryMath("ClampMin", "GetClampMaxMinTmpSize", tcemu::hl::clampMinTmp(), dstTensor, srcTensor,
-                       &sharedTmpBuffer, calCount, [s](float x) { return x > s ? x : s; }, tcemu::hl::kClampSteps,
-                       loc);
+  tcemu::hl::unaryMath(
+      "ClampMin", "GetClampMaxMinTmpSize", tcemu::hl::clampMinTmp(), dstTensor, srcTensor, &sharedTmpBuffer, calCount,
+      [s](float x) { return x > s ? x : s; }, tcemu::hl::kClampSteps, loc);
 }
 template <typename T, bool isReuseSource = false>
 __aicore__ inline void ClampMin(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const T scalar,
                                 const uint32_t calCount, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   if (!tcemu::onVectorCore()) return;
   float s = tcemu::toFloat(scalar);
-  tcemu::hl::unaryMath("ClampMin", "GetClampMaxMinTmpSize", tcemu::hl::clampMinTmp(), dstTensor, srcTensor, nullptr,
-                       calCount, [s](float x) { return x > s ? x : s; }, tcemu::hl::kClampSteps, loc);
+  tcemu::hl::unaryMath(
+      "ClampMin", "GetClampMaxMinTmpSize", tcemu::hl::clampMinTmp(), dstTensor, srcTensor, nullptr, calCount,
+      [s](float x) { return x > s ? x : s; }, tcemu::hl::kClampSteps, loc);
 }
 
 // Power: tensor ^ tensor, tensor ^ scalar, scalar ^ tensor; each with and without sharedTmpBuffer and calCount.

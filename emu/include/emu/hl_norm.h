@@ -22,13 +22,16 @@ struct NormShape {
 template <typename T>
 inline NormShape normShape(const char* api, uint32_t b, uint32_t s, uint32_t h, uint32_t oriH, const SrcLoc& loc) {
   if (b == 0 || s == 0 || h == 0) {
-    fail(loc, "%s with an empty shape from the tiling: bLength = %u, sLength = %u, hLength = %u; hint: fill the tiling "
-         "with the host function (%s)", api, b, s, h,
-         std::strcmp(api, "LayerNorm") == 0 ? "GetLayerNormNDTilingInfo" : "GetRmsNormTilingInfo");
+    fail(loc,
+         "%s with an empty shape from the tiling: bLength = %u, sLength = %u, hLength = %u; hint: fill the tiling "
+         "with the host function (%s)",
+         api, b, s, h, std::strcmp(api, "LayerNorm") == 0 ? "GetLayerNormNDTilingInfo" : "GetRmsNormTilingInfo");
   }
   if (h * sizeof(T) % 32 != 0) {
-    fail(loc, "%s hLength = %u %s elements is %u bytes, not a multiple of 32; hint: pad H to %u elements and pass the "
-         "real length as originalHLength", api, h, dtypeName<T>(), static_cast<uint32_t>(h * sizeof(T)),
+    fail(loc,
+         "%s hLength = %u %s elements is %u bytes, not a multiple of 32; hint: pad H to %u elements and pass the "
+         "real length as originalHLength",
+         api, h, dtypeName<T>(), static_cast<uint32_t>(h * sizeof(T)),
          static_cast<uint32_t>(roundUp(h, 32 / sizeof(T))));
   }
   if (oriH == 0) oriH = h;
@@ -160,8 +163,8 @@ inline void rmsNorm(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTens
   const T* px = src.GetPhyAddr();
   const T* pg = gamma.GetPhyAddr();
   const float eps = toFloat(epsilon);
-  const float recip = tiling.reciprocalOfHLength != 0.0f ? tiling.reciprocalOfHLength
-                                                         : 1.0f / static_cast<float>(sh.oriH);
+  const float recip =
+      tiling.reciprocalOfHLength != 0.0f ? tiling.reciprocalOfHLength : 1.0f / static_cast<float>(sh.oriH);
   std::vector<float> y(total, 0.0f), row(sh.oriH);
   for (uint64_t r = 0; r < sh.rows; ++r) {
     const uint64_t base = r * sh.h;
@@ -184,8 +187,7 @@ __aicore__ inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor
                                  const LocalTensor<uint8_t>& sharedTmpBuffer, const T epsilon, LayerNormTiling& tiling,
                                  tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   if (!tcemu::onVectorCore()) return;
-  tcemu::hl::layerNorm(output, outputMean, outputVariance, inputX, gamma, beta, &sharedTmpBuffer, epsilon, tiling,
-                       loc);
+  tcemu::hl::layerNorm(output, outputMean, outputVariance, inputX, gamma, beta, &sharedTmpBuffer, epsilon, tiling, loc);
 }
 
 template <typename T, bool isReuseSource = false>

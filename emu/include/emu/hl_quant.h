@@ -58,13 +58,17 @@ inline void ascendQuant(const AscendC::LocalTensor<int8_t>& dst, const AscendC::
       checkUb(offsetTensor->ref_, "AscendQuant", "offsetTensor", loc);
       checkCount(*offsetTensor, offsetCount, "AscendQuant", "offsetTensor", loc);
       if (scaleCount != offsetCount) {
-        fail(loc, "AscendQuant per channel: scaleCount = %u and offsetCount = %u must be equal; hint: pass one "
-             "offset per scale", scaleCount, offsetCount);
+        fail(loc,
+             "AscendQuant per channel: scaleCount = %u and offsetCount = %u must be equal; hint: pass one "
+             "offset per scale",
+             scaleCount, offsetCount);
       }
     }
     if (scaleCount == 0 || calCount == 0 || calCount % scaleCount != 0) {
-      fail(loc, "AscendQuant per channel: calCount = %u must be a non-zero multiple of scaleCount = %u (src is "
-           "[calCount / scaleCount, scaleCount]); hint: pass whole rows of scaleCount channels", calCount, scaleCount);
+      fail(loc,
+           "AscendQuant per channel: calCount = %u must be a non-zero multiple of scaleCount = %u (src is "
+           "[calCount / scaleCount, scaleCount]); hint: pass whole rows of scaleCount channels",
+           calCount, scaleCount);
     }
   }
   AscendC::LocalTensor<uint8_t> work;
@@ -136,8 +140,8 @@ __aicore__ inline void AscendQuant(const LocalTensor<int8_t>& dstTensor, const L
                                    const float scale, const float offset,
                                    tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   if (!tcemu::onVectorCore()) return;
-  tcemu::hl::ascendQuant<T>(dstTensor, srcTensor, nullptr, scale, offset, nullptr, nullptr, 0, 0,
-                            srcTensor.GetSize(), loc);
+  tcemu::hl::ascendQuant<T>(dstTensor, srcTensor, nullptr, scale, offset, nullptr, nullptr, 0, 0, srcTensor.GetSize(),
+                            loc);
 }
 
 // Per channel, scalar offset.
@@ -147,8 +151,8 @@ __aicore__ inline void AscendQuant(const LocalTensor<int8_t>& dstTensor, const L
                                    const T offset, const uint32_t scaleCount, const uint32_t calCount,
                                    tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   if (!tcemu::onVectorCore()) return;
-  tcemu::hl::ascendQuant<T>(dstTensor, srcTensor, &sharedTmpBuffer, 0.0f, tcemu::toFloat(offset), &scaleTensor,
-                            nullptr, scaleCount, 0, calCount, loc);
+  tcemu::hl::ascendQuant<T>(dstTensor, srcTensor, &sharedTmpBuffer, 0.0f, tcemu::toFloat(offset), &scaleTensor, nullptr,
+                            scaleCount, 0, calCount, loc);
 }
 template <typename T, bool isReuseSource = false, const AscendQuantConfig& config = ASCEND_QUANT_DEFAULT_CFG>
 __aicore__ inline void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
@@ -163,8 +167,8 @@ __aicore__ inline void AscendQuant(const LocalTensor<int8_t>& dstTensor, const L
                                    const LocalTensor<uint8_t>& sharedTmpBuffer, const LocalTensor<T>& scaleTensor,
                                    const T offset, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   if (!tcemu::onVectorCore()) return;
-  tcemu::hl::ascendQuant<T>(dstTensor, srcTensor, &sharedTmpBuffer, 0.0f, tcemu::toFloat(offset), &scaleTensor,
-                            nullptr, scaleTensor.GetSize(), 0, srcTensor.GetSize(), loc);
+  tcemu::hl::ascendQuant<T>(dstTensor, srcTensor, &sharedTmpBuffer, 0.0f, tcemu::toFloat(offset), &scaleTensor, nullptr,
+                            scaleTensor.GetSize(), 0, srcTensor.GetSize(), loc);
 }
 template <typename T, bool isReuseSource = false, const AscendQuantConfig& config = ASCEND_QUANT_DEFAULT_CFG>
 __aicore__ inline void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
@@ -183,8 +187,8 @@ __aicore__ inline void AscendQuant(const LocalTensor<int8_t>& dstTensor, const L
                                    const uint32_t offsetCount, const uint32_t calCount,
                                    tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   if (!tcemu::onVectorCore()) return;
-  tcemu::hl::ascendQuant<T>(dstTensor, srcTensor, &sharedTmpBuffer, 0.0f, 0.0f, &scaleTensor, &offsetTensor,
-                            scaleCount, offsetCount, calCount, loc);
+  tcemu::hl::ascendQuant<T>(dstTensor, srcTensor, &sharedTmpBuffer, 0.0f, 0.0f, &scaleTensor, &offsetTensor, scaleCount,
+                            offsetCount, calCount, loc);
 }
 template <typename T, bool isReuseSource = false, const AscendQuantConfig& config = ASCEND_QUANT_DEFAULT_CFG>
 __aicore__ inline void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor,

@@ -28,17 +28,18 @@ namespace tcemu::hl {
 
 template <typename T, typename Acc>
 inline void reduceRows(const char* api, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
-                       const AscendC::LocalTensor<uint8_t>* tmp, uint32_t outter, uint32_t inner, uint32_t n,
-                       bool mean, const SrcLoc& loc) {
+                       const AscendC::LocalTensor<uint8_t>* tmp, uint32_t outter, uint32_t inner, uint32_t n, bool mean,
+                       const SrcLoc& loc) {
   checkDtype<T, half, float>(api, loc);
   if (outter == 0 || n == 0) {
-    fail(loc, "%s with outter = %u, n = %u: nothing to reduce; hint: set outter (rows) and n (row length) to at "
-         "least 1", api, outter, n);
+    fail(loc,
+         "%s with outter = %u, n = %u: nothing to reduce; hint: set outter (rows) and n (row length) to at "
+         "least 1",
+         api, outter, n);
   }
   if (inner * sizeof(T) % 32 != 0 || n > inner) {
-    fail(loc, "%s inner = %u must be n = %u rounded up to 32 bytes (%u %s elements); hint: set inner = %u", api,
-         inner, n, static_cast<uint32_t>(32 / sizeof(T)), dtypeName<T>(),
-         static_cast<uint32_t>(roundUp(n, 32 / sizeof(T))));
+    fail(loc, "%s inner = %u must be n = %u rounded up to 32 bytes (%u %s elements); hint: set inner = %u", api, inner,
+         n, static_cast<uint32_t>(32 / sizeof(T)), dtypeName<T>(), static_cast<uint32_t>(roundUp(n, 32 / sizeof(T))));
   }
   checkUb(src.ref_, api, "src", loc);
   checkUb(dst.ref_, api, "dst", loc);
@@ -108,8 +109,8 @@ __aicore__ inline void Mean(const LocalTensor<T>& dstTensor, const LocalTensor<T
                     (std::is_same_v<T, half> && std::is_same_v<accType, float>),
                 "Mean supports T = accType = half or float, or T = half with accType = float");
   if (!tcemu::onVectorCore()) return;
-  tcemu::hl::reduceRows<T, accType>("Mean", dstTensor, srcTensor, &sharedTmpBuffer, meanParams.outter,
-                                    meanParams.inner, meanParams.n, true, loc);
+  tcemu::hl::reduceRows<T, accType>("Mean", dstTensor, srcTensor, &sharedTmpBuffer, meanParams.outter, meanParams.inner,
+                                    meanParams.n, true, loc);
 }
 
 template <typename T, typename accType = T, bool isReuseSource = false, bool isBasicBlock = false,

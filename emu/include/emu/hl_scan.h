@@ -57,8 +57,10 @@ inline void cumSum(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTenso
          perBlock, dtypeName<T>());
   }
   if (info.inner % perBlock != 0) {
-    fail(loc, "CumSum cumSumInfo.inner = %u %s elements is %u bytes, not a multiple of 32; hint: pad the rows to %u "
-         "elements", info.inner, dtypeName<T>(), static_cast<uint32_t>(info.inner * sizeof(T)),
+    fail(loc,
+         "CumSum cumSumInfo.inner = %u %s elements is %u bytes, not a multiple of 32; hint: pad the rows to %u "
+         "elements",
+         info.inner, dtypeName<T>(), static_cast<uint32_t>(info.inner * sizeof(T)),
          static_cast<uint32_t>(roundUp(info.inner, perBlock)));
   }
   const uint64_t n = uint64_t{info.outter} * info.inner;
@@ -143,8 +145,10 @@ inline void arithProgression(const AscendC::LocalTensor<T>& dst, T first, T diff
   if (count <= 0) fail(loc, "ArithProgression with count = %d; hint: pass at least one element", count);
   checkCount(dst, static_cast<uint64_t>(count), "ArithProgression", "dst", loc);
   if (!(toFloat(diff) > 0.0f)) {
-    fail(loc, "ArithProgression diffValue = %g; CANN requires a positive step; hint: build a decreasing sequence "
-         "with a positive step and Muls by -1, or Adds/Sub afterwards", static_cast<double>(toFloat(diff)));
+    fail(loc,
+         "ArithProgression diffValue = %g; CANN requires a positive step; hint: build a decreasing sequence "
+         "with a positive step and Muls by -1, or Adds/Sub afterwards",
+         static_cast<double>(toFloat(diff)));
   }
   constexpr int32_t block = 32 / sizeof(T), repeat = 256 / sizeof(T);
   const int32_t base = count < block ? count : block;
@@ -187,15 +191,15 @@ __aicore__ inline void CumSum(LocalTensor<T>& dstTensor, LocalTensor<T>& lastRow
                               LocalTensor<uint8_t>& sharedTmpBuffer, const CumSumInfo& cumSumInfo,
                               tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   if (!tcemu::onVectorCore()) return;
-  tcemu::hl::cumSum<T, config.isLastAxis, config.outputLastRow>(dstTensor, lastRowTensor, srcTensor,
-                                                                 &sharedTmpBuffer, cumSumInfo, loc);
+  tcemu::hl::cumSum<T, config.isLastAxis, config.outputLastRow>(dstTensor, lastRowTensor, srcTensor, &sharedTmpBuffer,
+                                                                cumSumInfo, loc);
 }
 template <typename T, const CumSumConfig& config = defaultCumSumConfig>
 __aicore__ inline void CumSum(LocalTensor<T>& dstTensor, LocalTensor<T>& lastRowTensor, const LocalTensor<T>& srcTensor,
                               const CumSumInfo& cumSumInfo, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   if (!tcemu::onVectorCore()) return;
   tcemu::hl::cumSum<T, config.isLastAxis, config.outputLastRow>(dstTensor, lastRowTensor, srcTensor, nullptr,
-                                                                 cumSumInfo, loc);
+                                                                cumSumInfo, loc);
 }
 
 }  // namespace AscendC

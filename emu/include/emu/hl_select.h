@@ -47,8 +47,8 @@ inline bool byteMaskTrue(U m) {
 }
 
 template <typename T, typename U, bool isReuseMask>
-inline void selectWithBytesMask(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>* tensor,
-                                T scalar, bool tensorFirst, const AscendC::LocalTensor<U>& mask,
+inline void selectWithBytesMask(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>* tensor, T scalar,
+                                bool tensorFirst, const AscendC::LocalTensor<U>& mask,
                                 const AscendC::LocalTensor<uint8_t>& tmp,
                                 const AscendC::SelectWithBytesMaskShapeInfo& info, const SrcLoc& loc) {
   const char* api = "SelectWithBytesMask";
@@ -60,24 +60,28 @@ inline void selectWithBytesMask(const AscendC::LocalTensor<T>& dst, const Ascend
   const uint64_t n = uint64_t{info.firstAxis} * info.srcLastAxis;
   const uint64_t maskN = uint64_t{info.firstAxis} * info.maskLastAxis;
   if (tensor->GetSize() != n) {
-    fail(loc, "SelectWithBytesMask src holds %u elements but the shape info gives firstAxis x srcLastAxis = %u x %u "
-         "= %llu; hint: pass the src tensor with SetSize(%llu) or fix the shape info", tensor->GetSize(),
-         info.firstAxis, info.srcLastAxis, static_cast<unsigned long long>(n), static_cast<unsigned long long>(n));
+    fail(loc,
+         "SelectWithBytesMask src holds %u elements but the shape info gives firstAxis x srcLastAxis = %u x %u "
+         "= %llu; hint: pass the src tensor with SetSize(%llu) or fix the shape info",
+         tensor->GetSize(), info.firstAxis, info.srcLastAxis, static_cast<unsigned long long>(n),
+         static_cast<unsigned long long>(n));
   }
   if (mask.GetSize() != maskN) {
-    fail(loc, "SelectWithBytesMask mask holds %u elements but the shape info gives firstAxis x maskLastAxis = %u x "
-         "%u = %llu; hint: pass the mask tensor with SetSize(%llu) or fix the shape info", mask.GetSize(),
-         info.firstAxis, info.maskLastAxis, static_cast<unsigned long long>(maskN),
+    fail(loc,
+         "SelectWithBytesMask mask holds %u elements but the shape info gives firstAxis x maskLastAxis = %u x "
+         "%u = %llu; hint: pass the mask tensor with SetSize(%llu) or fix the shape info",
+         mask.GetSize(), info.firstAxis, info.maskLastAxis, static_cast<unsigned long long>(maskN),
          static_cast<unsigned long long>(maskN));
   }
   if (info.maskLastAxis < info.srcLastAxis) {
-    fail(loc, "SelectWithBytesMask maskLastAxis = %u is smaller than srcLastAxis = %u; hint: every mask row must "
-         "cover its src row (pad the mask rows)", info.maskLastAxis, info.srcLastAxis);
+    fail(loc,
+         "SelectWithBytesMask maskLastAxis = %u is smaller than srcLastAxis = %u; hint: every mask row must "
+         "cover its src row (pad the mask rows)",
+         info.maskLastAxis, info.srcLastAxis);
   }
   checkCount(dst, n, api, "dst", loc);
   const bool compact = info.maskLastAxis != info.srcLastAxis;
-  const uint32_t minTmp =
-      1024u + (!isReuseMask && compact ? static_cast<uint32_t>(roundUp(n * sizeof(U), 32)) : 0u);
+  const uint32_t minTmp = 1024u + (!isReuseMask && compact ? static_cast<uint32_t>(roundUp(n * sizeof(U), 32)) : 0u);
   checkTmp(tmp, minTmp, api, "GetSelectWithBytesMaskMaxMinTmpSize", loc);
   Core& core = cur();
   VecSeq seq{core, loc};

@@ -57,12 +57,16 @@ inline SoftmaxShape rowShape(const char* api, const char* tilingFunc, uint32_t t
   SoftmaxShape s{info.srcM, info.srcK, info.oriSrcK};
   if (s.m == 0 || s.k == 0) s = {tilingM, tilingK, 0};
   if (s.m == 0 || s.k == 0) {
-    fail(loc, "%s with an empty shape: SoftMaxShapeInfo and the tiling both give srcM = %u, srcK = %u; hint: pass "
-         "SoftMaxShapeInfo{srcM, srcK, oriSrcM, oriSrcK} or a tiling filled by %s", api, s.m, s.k, tilingFunc);
+    fail(loc,
+         "%s with an empty shape: SoftMaxShapeInfo and the tiling both give srcM = %u, srcK = %u; hint: pass "
+         "SoftMaxShapeInfo{srcM, srcK, oriSrcM, oriSrcK} or a tiling filled by %s",
+         api, s.m, s.k, tilingFunc);
   }
   if (s.k * sizeof(T) % 32 != 0) {
-    fail(loc, "%s srcK = %u %s elements is %u bytes, not a multiple of 32; hint: pad the last axis to %u elements "
-         "and pass the real length as oriSrcK", api, s.k, dtypeName<T>(), static_cast<uint32_t>(s.k * sizeof(T)),
+    fail(loc,
+         "%s srcK = %u %s elements is %u bytes, not a multiple of 32; hint: pad the last axis to %u elements "
+         "and pass the real length as oriSrcK",
+         api, s.k, dtypeName<T>(), static_cast<uint32_t>(s.k * sizeof(T)),
          static_cast<uint32_t>(roundUp(s.k, 32 / sizeof(T))));
   }
   if (s.oriK == 0) s.oriK = s.k;
@@ -104,7 +108,8 @@ inline void softmax(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTens
                     const AscendC::SoftMaxShapeInfo& info, const SrcLoc& loc) {
   checkDtype<T, half, float>("SoftMax", loc);
   if constexpr (isDataFormatNZ) {
-    fail(loc, "SoftMax with isDataFormatNZ = true: the emulator implements the ND layout only; hint: pass ND data "
+    fail(loc,
+         "SoftMax with isDataFormatNZ = true: the emulator implements the ND layout only; hint: pass ND data "
          "(isDataFormatNZ = false)");
   }
   SoftmaxShape sh = rowShape<T>("SoftMax", "SoftMaxTilingFunc", tiling.srcM, tiling.srcK, info, loc);
@@ -204,8 +209,8 @@ __aicore__ inline void SoftMax(const LocalTensor<T>& dstTensor, const LocalTenso
                                const SoftMaxShapeInfo& softmaxShapeInfo = {},
                                tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   if (!tcemu::onVectorCore()) return;
-  tcemu::hl::softmax<T, T, false>(dstTensor, nullptr, nullptr, srcTensor, &sharedTmpBuffer, tiling,
-                                  softmaxShapeInfo, loc);
+  tcemu::hl::softmax<T, T, false>(dstTensor, nullptr, nullptr, srcTensor, &sharedTmpBuffer, tiling, softmaxShapeInfo,
+                                  loc);
 }
 
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false,

@@ -67,11 +67,12 @@ inline void simpleSoftmax(const AscendC::LocalTensor<T>& dst, const AscendC::Loc
                           const AscendC::LocalTensor<uint8_t>* tmp, const SoftMaxTiling& tiling,
                           const AscendC::SoftMaxShapeInfo& info, const SrcLoc& loc) {
   if constexpr (isDataFormatNZ) {
-    fail(loc, "SimpleSoftMax with isDataFormatNZ = true: the emulator implements the ND layout only; hint: pass ND "
+    fail(loc,
+         "SimpleSoftMax with isDataFormatNZ = true: the emulator implements the ND layout only; hint: pass ND "
          "data (isDataFormatNZ = false)");
   }
-  SoftmaxShape sh = rowSoftmaxPrologue("SimpleSoftMax", "SoftMaxTilingFunc", "GetSoftMaxMinTmpSize", dst, sum, max,
-                                       src, tmp, tiling.srcM, tiling.srcK, info, false, {"Sub", "Exp", "Div"}, loc);
+  SoftmaxShape sh = rowSoftmaxPrologue("SimpleSoftMax", "SoftMaxTilingFunc", "GetSoftMaxMinTmpSize", dst, sum, max, src,
+                                       tmp, tiling.srcM, tiling.srcK, info, false, {"Sub", "Exp", "Div"}, loc);
   const T* s = src.GetPhyAddr();
   const U* ps = sum.GetPhyAddr();
   const U* pm = max.GetPhyAddr();
@@ -96,7 +97,8 @@ inline void logSoftmax(const AscendC::LocalTensor<T>& dst, const AscendC::LocalT
                        const AscendC::LocalTensor<uint8_t>& tmp, const LogSoftMaxTiling& tiling,
                        const AscendC::SoftMaxShapeInfo& info, const SrcLoc& loc) {
   if constexpr (isDataFormatNZ) {
-    fail(loc, "LogSoftMax with isDataFormatNZ = true: the emulator implements the ND layout only; hint: pass ND "
+    fail(loc,
+         "LogSoftMax with isDataFormatNZ = true: the emulator implements the ND layout only; hint: pass ND "
          "data (isDataFormatNZ = false)");
   }
   SoftmaxShape sh = rowSoftmaxPrologue("LogSoftMax", "LogSoftMaxTilingFunc", "GetLogSoftMaxMinTmpSize", dst, sum, max,
@@ -135,8 +137,8 @@ __aicore__ inline void SimpleSoftMax(const LocalTensor<half>& dstTensor, const L
                                      const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {},
                                      tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   if (!tcemu::onVectorCore()) return;
-  tcemu::hl::simpleSoftmax<half, float, isDataFormatNZ>(dstTensor, inSumTensor, inMaxTensor, srcTensor, nullptr,
-                                                        tiling, softmaxShapeInfo, loc);
+  tcemu::hl::simpleSoftmax<half, float, isDataFormatNZ>(dstTensor, inSumTensor, inMaxTensor, srcTensor, nullptr, tiling,
+                                                        softmaxShapeInfo, loc);
 }
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false,
           const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>

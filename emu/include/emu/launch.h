@@ -116,8 +116,7 @@ class Launch {
       if (++part < crossSources(mode, t)) continue;
       part = 0;
       crossFlags_[t][flagId] += 1;
-      if (state_[t] == State::Blocked && !waitAt_[t].barrier && waitAt_[t].flag == flagId)
-        state_[t] = State::Ready;
+      if (state_[t] == State::Blocked && !waitAt_[t].barrier && waitAt_[t].flag == flagId) state_[t] = State::Ready;
     }
   }
 
@@ -153,9 +152,9 @@ class Launch {
     const CoreDesc& d = descs_[me];
     for (size_t i = 0; i < descs_.size(); ++i) {
       const CoreDesc& o = descs_[i];
-      bool target = mode == 0 ? o.kind == d.kind
-                  : mode == 1 ? (o.kind == CoreKind::AIV && d.kind == CoreKind::AIV && o.block == d.block && i != me)
-                              : (o.block == d.block && o.kind != d.kind);
+      bool target = mode == 0   ? o.kind == d.kind
+                    : mode == 1 ? (o.kind == CoreKind::AIV && d.kind == CoreKind::AIV && o.block == d.block && i != me)
+                                : (o.block == d.block && o.kind != d.kind);
       if (target) out.push_back(i);
     }
     return out;
@@ -196,14 +195,17 @@ class Launch {
     for (State s : state_)
       if (s == State::Done) ++done;
     if (w.barrier) {
-      fail(w.loc, "deadlock: core %zu waits in SyncAll, but %zu of %zu cores finished without reaching it and the "
-           "rest are blocked; hint: every core must call SyncAll the same number of times", me, done, state_.size());
+      fail(w.loc,
+           "deadlock: core %zu waits in SyncAll, but %zu of %zu cores finished without reaching it and the "
+           "rest are blocked; hint: every core must call SyncAll the same number of times",
+           me, done, state_.size());
     }
     const CoreDesc& d = descs_[me];
-    fail(w.loc, "deadlock: core %zu (%s, block %lld) waits for cross-core flag %d, but no running core can set it (%zu "
+    fail(w.loc,
+         "deadlock: core %zu (%s, block %lld) waits for cross-core flag %d, but no running core can set it (%zu "
          "of %zu cores finished); hint: a CrossCoreSetFlag with the same id must reach this core (mode 0: from every "
-         "core of its kind, 1: from the other AIV of its block, 2: from the other kind in its block)", me,
-         d.kind == CoreKind::AIC ? "AIC" : "AIV", static_cast<long long>(d.block), w.flag, done, state_.size());
+         "core of its kind, 1: from the other AIV of its block, 2: from the other kind in its block)",
+         me, d.kind == CoreKind::AIC ? "AIC" : "AIV", static_cast<long long>(d.block), w.flag, done, state_.size());
   }
 
   // With the lock held: make core i the running one, starting its thread on first use.
@@ -425,9 +427,7 @@ inline void GmFree(void* ptr) { tcemu::gmFree(ptr); }
 inline void SetKernelMode(KernelMode mode) { g_kernelMode = mode; }
 
 inline int64_t GetBlockNum() { return block_num; }
-inline int64_t GetBlockIdx() {
-  return g_coreType == AIV ? block_idx * g_taskRation + sub_block_idx : block_idx;
-}
+inline int64_t GetBlockIdx() { return g_coreType == AIV ? block_idx * g_taskRation + sub_block_idx : block_idx; }
 inline int64_t GetSubBlockIdx() { return sub_block_idx; }
 inline int64_t GetTaskRation() { return g_taskRation; }
 
@@ -498,8 +498,8 @@ inline void SetSysWorkspace(GM_ADDR workspace) { sysWorkspaceSlot() = workspace;
 #define GET_TILING_DATA_WITH_STRUCT(Struct, var, tiling) \
   Struct var;                                            \
   std::memcpy(&var, reinterpret_cast<const void*>(tiling), sizeof(var))
-#define GET_TILING_DATA_MEMBER(Struct, member, var, tiling)                                            \
-  decltype(Struct::member) var;                                                                        \
+#define GET_TILING_DATA_MEMBER(Struct, member, var, tiling) \
+  decltype(Struct::member) var;                             \
   std::memcpy(&var, reinterpret_cast<const uint8_t*>(tiling) + offsetof(Struct, member), sizeof(var))
 
 namespace AscendC {
@@ -508,7 +508,8 @@ namespace AscendC {
 // skips the system workspace in front of it); both reject a null workspace.
 inline GM_ADDR GetUserWorkspace(GM_ADDR workspace, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   if (workspace == nullptr) {
-    tcemu::fail(loc, "GetUserWorkspace(nullptr): the kernel's workspace argument is null; hint: pass a GM buffer "
+    tcemu::fail(loc,
+                "GetUserWorkspace(nullptr): the kernel's workspace argument is null; hint: pass a GM buffer "
                 "from GmAlloc as the workspace argument of ICPU_RUN_KF");
   }
   return workspace;

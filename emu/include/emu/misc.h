@@ -88,10 +88,11 @@ __aicore__ inline void DumpTensor(const LocalTensor<T>& tensor, uint32_t desc, u
                                   tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   uint32_t n = tcemu::dumpCount(tensor.GetSize(), dumpSize);
   tcemu::cur().checkRange(tensor.ref_, 0, uint64_t{n} * sizeof(T), "DumpTensor", loc);
-  std::string header = tcemu::format("DumpTensor: desc=%u, block=%lld, position=%s, offset=%u, dtype=%s, %u of %u "
-                                     "elements: ", desc, static_cast<long long>(GetBlockIdx()),
-                                     tcemu::positionName(tensor.ref_.pos), tensor.ref_.offset,
-                                     tcemu::dtypeName<PrimT<T>>(), n, dumpSize);
+  std::string header = tcemu::format(
+      "DumpTensor: desc=%u, block=%lld, position=%s, offset=%u, dtype=%s, %u of %u "
+      "elements: ",
+      desc, static_cast<long long>(GetBlockIdx()), tcemu::positionName(tensor.ref_.pos), tensor.ref_.offset,
+      tcemu::dtypeName<PrimT<T>>(), n, dumpSize);
   tcemu::dumpElements(header.c_str(), tensor.GetPhyAddr(), n);
 }
 template <typename T>
@@ -99,9 +100,9 @@ __aicore__ inline void DumpTensor(const GlobalTensor<T>& tensor, uint32_t desc, 
                                   tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   (void)loc;
   uint32_t n = tcemu::dumpCount(tensor.GetSize(), dumpSize);
-  std::string header = tcemu::format("DumpTensor: desc=%u, block=%lld, position=GM, dtype=%s, %u of %u elements: ",
-                                     desc, static_cast<long long>(GetBlockIdx()), tcemu::dtypeName<PrimT<T>>(), n,
-                                     dumpSize);
+  std::string header =
+      tcemu::format("DumpTensor: desc=%u, block=%lld, position=GM, dtype=%s, %u of %u elements: ", desc,
+                    static_cast<long long>(GetBlockIdx()), tcemu::dtypeName<PrimT<T>>(), n, dumpSize);
   tcemu::dumpElements(header.c_str(), tensor.GetPhyAddr(), n);
 }
 template <typename T>
@@ -126,21 +127,24 @@ __aicore__ inline int64_t GetSystemCycle() { return static_cast<int64_t>(tcemu::
 template <typename srcT, typename dstT, RoundMode roundMode>
 __aicore__ inline dstT ScalarCast(srcT valueIn, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   static_assert(sizeof(dstT) == sizeof(half) || sizeof(dstT) == sizeof(int32_t), "dstT only support half or int32_t");
-  static const char* const modes[] = {"CAST_NONE", "CAST_RINT", "CAST_FLOOR", "CAST_CEIL", "CAST_ROUND",
-                                      "CAST_TRUNC", "CAST_ODD"};
+  static const char* const modes[] = {"CAST_NONE",  "CAST_RINT",  "CAST_FLOOR", "CAST_CEIL",
+                                      "CAST_ROUND", "CAST_TRUNC", "CAST_ODD"};
   long double x = tcemu::toFloat(valueIn);
   if constexpr (std::is_same_v<dstT, half>) {
     if (roundMode != RoundMode::CAST_ODD) {
-      tcemu::fail(loc, "ScalarCast<%s, half, RoundMode::%s>: float -> half takes only RoundMode::CAST_ODD; hint: use "
-                  "CAST_ODD, or a vector Cast for other rounding modes", tcemu::dtypeName<srcT>(),
-                  modes[static_cast<int>(roundMode)]);
+      tcemu::fail(loc,
+                  "ScalarCast<%s, half, RoundMode::%s>: float -> half takes only RoundMode::CAST_ODD; hint: use "
+                  "CAST_ODD, or a vector Cast for other rounding modes",
+                  tcemu::dtypeName<srcT>(), modes[static_cast<int>(roundMode)]);
     }
     return tcemu::vec::convertReal<half>(x, RoundMode::CAST_ODD);
   } else {
-    if (roundMode != RoundMode::CAST_ROUND && roundMode != RoundMode::CAST_CEIL &&
-        roundMode != RoundMode::CAST_FLOOR && roundMode != RoundMode::CAST_RINT) {
-      tcemu::fail(loc, "ScalarCast<%s, int32_t, RoundMode::%s>: float -> int32_t takes CAST_ROUND, CAST_CEIL, "
-                  "CAST_FLOOR or CAST_RINT", tcemu::dtypeName<srcT>(), modes[static_cast<int>(roundMode)]);
+    if (roundMode != RoundMode::CAST_ROUND && roundMode != RoundMode::CAST_CEIL && roundMode != RoundMode::CAST_FLOOR &&
+        roundMode != RoundMode::CAST_RINT) {
+      tcemu::fail(loc,
+                  "ScalarCast<%s, int32_t, RoundMode::%s>: float -> int32_t takes CAST_ROUND, CAST_CEIL, "
+                  "CAST_FLOOR or CAST_RINT",
+                  tcemu::dtypeName<srcT>(), modes[static_cast<int>(roundMode)]);
     }
     return tcemu::vec::convertReal<int32_t>(x, roundMode);
   }
@@ -155,9 +159,10 @@ namespace tcemu {
 inline AscendC::HardEvent intrinsicEvent(const char* what, pipe_t src, pipe_t dst, int32_t id, const SrcLoc& loc) {
   AscendC::HardEvent e = AscendC::eventOfPipes(src, dst);
   if (e == AscendC::HardEvent::MAX) {
-    fail(loc, "%s(pipe %d, pipe %d, EVENT_ID%d): no HardEvent goes from the first pipe to the second; hint: use a "
-         "pipe pair with an event (e.g. PIPE_MTE2 -> PIPE_V, PIPE_V -> PIPE_MTE3)", what, static_cast<int>(src),
-         static_cast<int>(dst), id);
+    fail(loc,
+         "%s(pipe %d, pipe %d, EVENT_ID%d): no HardEvent goes from the first pipe to the second; hint: use a "
+         "pipe pair with an event (e.g. PIPE_MTE2 -> PIPE_V, PIPE_V -> PIPE_MTE3)",
+         what, static_cast<int>(src), static_cast<int>(dst), id);
   }
   return e;
 }
@@ -187,12 +192,12 @@ __aicore__ inline void MetricsProfStop() {}
 #ifndef ASSERT
 #define ASSERT(x) assert(x)
 #endif
-#define ASCENDC_ASSERT(cond, behavior)                                                     \
-  do {                                                                                     \
-    if (!(cond)) {                                                                         \
-      behavior;                                                                            \
-      ::tcemu::fail(::tcemu::SrcLoc::current(), "ASCENDC_ASSERT(%s) failed", #cond);       \
-    }                                                                                      \
+#define ASCENDC_ASSERT(cond, behavior)                                               \
+  do {                                                                               \
+    if (!(cond)) {                                                                   \
+      behavior;                                                                      \
+      ::tcemu::fail(::tcemu::SrcLoc::current(), "ASCENDC_ASSERT(%s) failed", #cond); \
+    }                                                                                \
   } while (0)
 
 namespace tcemu {
@@ -203,9 +208,9 @@ inline const char* baseName(const char* path) {
 inline long long logBlock() { return currentLaunch() ? static_cast<long long>(AscendC::GetBlockIdx()) : -1; }
 }  // namespace tcemu
 
-#define TCEMU_KERNEL_LOG(tag, format, ...)                                                                 \
-  std::printf("[" tag "][Block_%lld][%s:%d] " format "\n", ::tcemu::logBlock(), ::tcemu::baseName(__FILE__), \
-              __LINE__, ##__VA_ARGS__)
+#define TCEMU_KERNEL_LOG(tag, format, ...)                                                                             \
+  std::printf("[" tag "][Block_%lld][%s:%d] " format "\n", ::tcemu::logBlock(), ::tcemu::baseName(__FILE__), __LINE__, \
+              ##__VA_ARGS__)
 #define KERNEL_LOG_KERNEL_DEBUG(format, ...) TCEMU_KERNEL_LOG("DEBUG", format, ##__VA_ARGS__)
 #define KERNEL_LOG_KERNEL_INFO(format, ...) TCEMU_KERNEL_LOG("INFO", format, ##__VA_ARGS__)
 #define KERNEL_LOG_KERNEL_WARN(format, ...) TCEMU_KERNEL_LOG("WARN", format, ##__VA_ARGS__)

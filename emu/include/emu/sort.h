@@ -33,7 +33,8 @@ struct MrgSort4Info {
   MrgSort4Info() {}
   MrgSort4Info(const uint16_t elementLengthsIn[MRG_SORT_ELEMENT_LEN], const bool ifExhaustedSuspensionIn,
                const uint16_t validBitIn, const uint16_t repeatTimesIn)
-      : ifExhaustedSuspension(ifExhaustedSuspensionIn), validBit(validBitIn),
+      : ifExhaustedSuspension(ifExhaustedSuspensionIn),
+        validBit(validBitIn),
         repeatTimes(static_cast<uint8_t>(repeatTimesIn)) {
     for (int32_t i = 0; i < MRG_SORT_ELEMENT_LEN; ++i) elementLengths[i] = elementLengthsIn[i];
   }
@@ -59,7 +60,7 @@ struct MrgSortSrcList {
 
 namespace tcemu::sort {
 
-constexpr uint32_t kRecord = 8;   // bytes per sorted element
+constexpr uint32_t kRecord = 8;      // bytes per sorted element
 constexpr uint32_t kPerRepeat = 32;  // elements Sort32 sorts per repeat
 
 struct Record {
@@ -83,8 +84,10 @@ inline float keyOf(const uint8_t* record) {
 
 inline void checkRepeat(const char* api, int32_t repeatTimes, const SrcLoc& loc) {
   if (repeatTimes < 0 || repeatTimes > 255) {
-    fail(loc, "%s repeatTimes is %d, outside [0, 255]; hint: one call sorts at most 255 x 32 elements; merge the "
-         "sorted runs with MrgSort", api, repeatTimes);
+    fail(loc,
+         "%s repeatTimes is %d, outside [0, 255]; hint: one call sorts at most 255 x 32 elements; merge the "
+         "sorted runs with MrgSort",
+         api, repeatTimes);
   }
 }
 
@@ -169,11 +172,12 @@ inline void mrgSort(const AscendC::LocalTensor<T>& dst, const AscendC::MrgSortSr
     for (int i = 1; i < 4 && same; ++i)
       same = srcs[i]->ref_.mem == srcs[0]->ref_.mem && srcs[i]->ref_.offset == srcs[0]->ref_.offset + i * len * kRecord;
     if (!same) {
-      fail(loc, "MrgSort with repeatTimes %u needs validBit 15 and four contiguous lists of one length (src2 = "
+      fail(loc,
+           "MrgSort with repeatTimes %u needs validBit 15 and four contiguous lists of one length (src2 = "
            "src1 + elementLengths[0] * 8 bytes, ...); got validBit %u, elementLengths {%u, %u, %u, %u}; hint: use "
-           "repeatTimes 1 for lists of different lengths or places", static_cast<unsigned>(p.repeatTimes),
-           static_cast<unsigned>(p.validBit), p.elementLengths[0], p.elementLengths[1], p.elementLengths[2],
-           p.elementLengths[3]);
+           "repeatTimes 1 for lists of different lengths or places",
+           static_cast<unsigned>(p.repeatTimes), static_cast<unsigned>(p.validBit), p.elementLengths[0],
+           p.elementLengths[1], p.elementLengths[2], p.elementLengths[3]);
     }
   }
   uint64_t total = 0;
@@ -251,8 +255,7 @@ __aicore__ inline void Sort(const LocalTensor<T>& dstLocal, const LocalTensor<T>
                                             bytes / tcemu::sort::kRecord, loc);
     core.read(ins, dstLocal.ref_, 0, bytes, "Sort dst", loc);
     core.write(ins, tmpLocal.ref_, 0, bytes, "Sort tmp", loc);
-    std::memmove(core.ptr(tcemu::Mem::UB, tmpLocal.ref_.offset), core.ptr(tcemu::Mem::UB, dstLocal.ref_.offset),
-                 bytes);
+    std::memmove(core.ptr(tcemu::Mem::UB, tmpLocal.ref_.offset), core.ptr(tcemu::Mem::UB, dstLocal.ref_.offset), bytes);
   }
 }
 

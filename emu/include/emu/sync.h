@@ -27,9 +27,11 @@ inline void setFlag(AscendC::HardEvent evt, int32_t id, const SrcLoc& loc) {
   Core& core = cur();
   EventFlag& f = core.flag(evt, id);
   if (f.set) {
-    CheckError e{loc, format("SetFlag<HardEvent::%s>(%d) while the flag is already set: two SetFlags with no "
-                             "WaitFlag between them; hint: WaitFlag<HardEvent::%s>(%d) before setting it again",
-                             eventPipes(evt).name, id, eventPipes(evt).name, id), {}};
+    CheckError e{loc,
+                 format("SetFlag<HardEvent::%s>(%d) while the flag is already set: two SetFlags with no "
+                        "WaitFlag between them; hint: WaitFlag<HardEvent::%s>(%d) before setting it again",
+                        eventPipes(evt).name, id, eventPipes(evt).name, id),
+                 {}};
     e.notes.push_back({f.setAt, "the flag was set here"});
     raise(std::move(e));
   }
@@ -44,9 +46,10 @@ inline void waitFlag(AscendC::HardEvent evt, int32_t id, const SrcLoc& loc) {
   Core& core = cur();
   EventFlag& f = core.flag(evt, id);
   if (!f.set) {
-    fail(loc, "WaitFlag<HardEvent::%s>(%d) with no SetFlag before it: the %s pipe would wait forever; hint: "
-         "SetFlag<HardEvent::%s>(%d) after the producing call", eventPipes(evt).name, id,
-         pipeName(eventPipes(evt).dst), eventPipes(evt).name, id);
+    fail(loc,
+         "WaitFlag<HardEvent::%s>(%d) with no SetFlag before it: the %s pipe would wait forever; hint: "
+         "SetFlag<HardEvent::%s>(%d) after the producing call",
+         eventPipes(evt).name, id, pipeName(eventPipes(evt).dst), eventPipes(evt).name, id);
   }
   syncWait(core, evt, "WaitFlag", loc, f.know, f.token);
   f.set = false;
@@ -58,8 +61,10 @@ inline void checkFlagsBalanced(Core& core) {
     for (int id = 0; id < AscendC::QUE_MAX_EVENT; ++id) {
       EventFlag& f = core.flag(static_cast<AscendC::HardEvent>(e), id);
       if (f.set) {
-        fail(f.setAt, "SetFlag<HardEvent::%s>(%d) is never matched by a WaitFlag before the kernel ends; hint: pair "
-             "every SetFlag with a WaitFlag of the same event and id", eventPipes(static_cast<AscendC::HardEvent>(e)).name, id);
+        fail(f.setAt,
+             "SetFlag<HardEvent::%s>(%d) is never matched by a WaitFlag before the kernel ends; hint: pair "
+             "every SetFlag with a WaitFlag of the same event and id",
+             eventPipes(static_cast<AscendC::HardEvent>(e)).name, id);
       }
     }
   }
@@ -113,17 +118,14 @@ inline HardEvent eventOfPipes(pipe_t src, pipe_t dst) {
 template <pipe_t srcPipe, pipe_t dstPipe>
 class TQueSync {
  public:
-  void SetFlag(TEventID id, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
-    tcemu::setFlag(event(loc), id, loc);
-  }
-  void WaitFlag(TEventID id, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
-    tcemu::waitFlag(event(loc), id, loc);
-  }
+  void SetFlag(TEventID id, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) { tcemu::setFlag(event(loc), id, loc); }
+  void WaitFlag(TEventID id, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) { tcemu::waitFlag(event(loc), id, loc); }
 
  private:
   static HardEvent event(const tcemu::SrcLoc& loc) {
     HardEvent e = eventOfPipes(srcPipe, dstPipe);
-    if (e == HardEvent::MAX) tcemu::fail(loc, "TQueSync between pipes %d and %d, which have no event", srcPipe, dstPipe);
+    if (e == HardEvent::MAX)
+      tcemu::fail(loc, "TQueSync between pipes %d and %d, which have no event", srcPipe, dstPipe);
     return e;
   }
 };

@@ -61,7 +61,7 @@ inline void checkDtype(const char* api, const SrcLoc& loc) {
 
 template <typename T, typename U>
 void applySymbolOverride(const AscendC::LocalTensor<T>& dst, const AscendC::SymbolOverride<U>& expr);
-}
+}  // namespace tcemu
 
 namespace AscendC {
 
@@ -187,8 +187,10 @@ class LocalTensor {
  private:
   void checkScalar(const char* what, uint32_t index, const tcemu::SrcLoc& loc) const {
     if (ref_.valid && ref_.mem != tcemu::Mem::UB) {
-      tcemu::fail(loc, "%s on a tensor in %s: scalar access reaches only UB (VECIN, VECOUT, VECCALC); hint: copy "
-                  "the data to UB first", what, tcemu::memName(ref_.mem));
+      tcemu::fail(loc,
+                  "%s on a tensor in %s: scalar access reaches only UB (VECIN, VECOUT, VECCALC); hint: copy "
+                  "the data to UB first",
+                  what, tcemu::memName(ref_.mem));
     }
     (void)index;
   }
@@ -226,7 +228,8 @@ class GlobalTensor {
     addr_[offset] = value;
   }
   __gm__ PrimType& operator()(const uint64_t offset) const {
-    tcemu::checkGm(addr_ + offset, sizeof(T), "GlobalTensor::operator()", tcemu::SrcLoc{"<GlobalTensor::operator()>", 0});
+    tcemu::checkGm(addr_ + offset, sizeof(T), "GlobalTensor::operator()",
+                   tcemu::SrcLoc{"<GlobalTensor::operator()>", 0});
     return addr_[offset];
   }
   uint64_t GetSize() const { return size_; }

@@ -13,9 +13,15 @@ inline bool hardwareOf(AscendC::TPosition p, AscendC::Hardware& hw) {
   using T = AscendC::TPosition;
   using H = AscendC::Hardware;
   switch (p) {
-    case T::GM: case T::CO2: hw = H::GM; return true;
-    case T::VECIN: case T::VECOUT: case T::VECCALC: hw = H::UB; return true;
-    case T::A1: case T::B1: case T::C1: case T::TSCM: hw = H::L1; return true;
+    case T::GM:
+    case T::CO2: hw = H::GM; return true;
+    case T::VECIN:
+    case T::VECOUT:
+    case T::VECCALC: hw = H::UB; return true;
+    case T::A1:
+    case T::B1:
+    case T::C1:
+    case T::TSCM: hw = H::L1; return true;
     case T::A2: hw = H::L0A; return true;
     case T::B2: hw = H::L0B; return true;
     case T::CO1: hw = H::L0C; return true;
@@ -43,11 +49,10 @@ inline AscendC::HardEvent queueEvent(AscendC::TPosition src, AscendC::TPosition 
 
 inline const char* hardEventName(AscendC::HardEvent e) {
   static const char* const names[] = {
-      "MTE2_MTE1", "MTE1_MTE2", "MTE1_M",    "M_MTE1",    "MTE2_V",    "V_MTE2",   "MTE3_V",   "V_MTE3",
-      "M_V",       "V_M",       "V_V",       "MTE3_MTE1", "MTE1_MTE3", "MTE1_V",   "MTE2_M",   "M_MTE2",
-      "V_MTE1",    "M_FIX",     "FIX_M",     "MTE3_MTE2", "MTE2_MTE3", "S_V",      "V_S",      "S_MTE2",
-      "MTE2_S",    "S_MTE3",    "MTE3_S",    "MTE2_FIX",  "FIX_MTE2",  "FIX_S",    "M_S",      "FIX_MTE3",
-      "MTE1_FIX",  "FIX_MTE1",  "FIX_FIX",   "none"};
+      "MTE2_MTE1", "MTE1_MTE2", "MTE1_M",    "M_MTE1",    "MTE2_V",   "V_MTE2",   "MTE3_V",   "V_MTE3",  "M_V",
+      "V_M",       "V_V",       "MTE3_MTE1", "MTE1_MTE3", "MTE1_V",   "MTE2_M",   "M_MTE2",   "V_MTE1",  "M_FIX",
+      "FIX_M",     "MTE3_MTE2", "MTE2_MTE3", "S_V",       "V_S",      "S_MTE2",   "MTE2_S",   "S_MTE3",  "MTE3_S",
+      "MTE2_FIX",  "FIX_MTE2",  "FIX_S",     "M_S",       "FIX_MTE3", "MTE1_FIX", "FIX_MTE1", "FIX_FIX", "none"};
   return names[static_cast<int>(e)];
 }
 
@@ -115,7 +120,8 @@ class TQueBind {
       t.size_ = b.len / static_cast<uint32_t>(sizeof(T));
       return;
     }
-    tcemu::fail(loc, "AllocTensor on a %s queue with no free buffer: all %zu buffers are allocated or queued; hint: "
+    tcemu::fail(loc,
+                "AllocTensor on a %s queue with no free buffer: all %zu buffers are allocated or queued; hint: "
                 "FreeTensor each tensor after its last use, or InitBuffer the queue with more buffers",
                 tcemu::positionName(userPos()), n);
   }
@@ -130,7 +136,8 @@ class TQueBind {
       tcemu::raise(std::move(e));
     }
     if (b.state == TBufState::ENQUE) {
-      tcemu::fail(loc, "FreeTensor of a tensor that is still in the queue (EnQue'd, never DeQue'd); hint: DeQue it "
+      tcemu::fail(loc,
+                  "FreeTensor of a tensor that is still in the queue (EnQue'd, never DeQue'd); hint: DeQue it "
                   "first");
     }
     b.state = TBufState::FREE;
@@ -221,12 +228,16 @@ class TQueBind {
     tcemu::Core& core = tcemu::cur();
     tcemu::BufferRec& b = own(t, "EnQue", loc);
     if (b.state != TBufState::OCCUPIED && b.state != TBufState::DEQUE) {
-      tcemu::fail(loc, "EnQue of a tensor in state %s; only an allocated (OCCUPIED) or dequeued tensor can be "
-                  "enqueued", stateName(b.state));
+      tcemu::fail(loc,
+                  "EnQue of a tensor in state %s; only an allocated (OCCUPIED) or dequeued tensor can be "
+                  "enqueued",
+                  stateName(b.state));
     }
     if (depth > 0 && static_cast<int32_t>(fifo_.size()) >= depth) {
-      tcemu::fail(loc, "EnQue beyond the queue depth: %zu tensors already queued, depth is %d; hint: DeQue before "
-                  "enqueuing again, or declare the TQue with a larger depth", fifo_.size(), depth);
+      tcemu::fail(loc,
+                  "EnQue beyond the queue depth: %zu tensors already queued, depth is %d; hint: DeQue before "
+                  "enqueuing again, or declare the TQue with a larger depth",
+                  fifo_.size(), depth);
     }
     b.state = TBufState::ENQUE;
     Entry e;
@@ -242,13 +253,16 @@ class TQueBind {
     tcemu::Core& core = tcemu::cur();
     checkInited("DeQue", loc);
     if (fifo_.empty()) {
-      tcemu::fail(loc, "DeQue on an empty %s queue: nothing was EnQue'd; hint: EnQue the tensor in the producing "
-                  "stage before DeQue in the consuming one", tcemu::positionName(userPos()));
+      tcemu::fail(loc,
+                  "DeQue on an empty %s queue: nothing was EnQue'd; hint: EnQue the tensor in the producing "
+                  "stage before DeQue in the consuming one",
+                  tcemu::positionName(userPos()));
     }
     Entry e = fifo_.front();
     // The device waits on the event the DeQue names; a different one than the EnQue set never arrives.
     if (e.evt != fwd || e.userPositions != userPositions) {
-      tcemu::fail(loc, "DeQue%s waits on event %s but the EnQue%s that queued this tensor set %s; hint: give "
+      tcemu::fail(loc,
+                  "DeQue%s waits on event %s but the EnQue%s that queued this tensor set %s; hint: give "
                   "EnQue and DeQue the same <src, dst> positions, or use neither",
                   userPositions ? "<src, dst>" : "", tcemu::hardEventName(fwd), e.userPositions ? "<src, dst>" : "",
                   tcemu::hardEventName(e.evt));
@@ -273,8 +287,10 @@ class TQueBind {
     tcemu::Core& core = tcemu::cur();
     core.checkAlive(t.ref_, what, loc);
     if (std::find(slots_.begin(), slots_.end(), t.ref_.bufId) == slots_.end()) {
-      tcemu::fail(loc, "%s of a tensor that does not belong to this %s queue; hint: pass the tensor back to the "
-                  "queue that allocated it", what, tcemu::positionName(userPos()));
+      tcemu::fail(loc,
+                  "%s of a tensor that does not belong to this %s queue; hint: pass the tensor back to the "
+                  "queue that allocated it",
+                  what, tcemu::positionName(userPos()));
     }
     return core.buffers_[static_cast<size_t>(t.ref_.bufId)];
   }
@@ -282,11 +298,15 @@ class TQueBind {
 
 template <TPosition pos, int32_t depth, auto mask = 0>
 class TQue : public TQueBind<(pos == TPosition::VECOUT || pos == TPosition::CO1 || pos == TPosition::CO2 ||
-                              pos == TPosition::SPM) ? pos : (pos == TPosition::A2 ? TPosition::A1 :
-                              pos == TPosition::B2 ? TPosition::B1 : pos == TPosition::C2 ? TPosition::C1 :
-                              TPosition::GM),
-                             (pos == TPosition::VECOUT || pos == TPosition::CO2 || pos == TPosition::SPM) ?
-                              TPosition::GM : (pos == TPosition::CO1 ? TPosition::CO2 : pos),
+                              pos == TPosition::SPM)
+                                 ? pos
+                                 : (pos == TPosition::A2   ? TPosition::A1
+                                    : pos == TPosition::B2 ? TPosition::B1
+                                    : pos == TPosition::C2 ? TPosition::C1
+                                                           : TPosition::GM),
+                             (pos == TPosition::VECOUT || pos == TPosition::CO2 || pos == TPosition::SPM)
+                                 ? TPosition::GM
+                                 : (pos == TPosition::CO1 ? TPosition::CO2 : pos),
                              depth, mask> {};
 
 template <TPosition pos = TPosition::VECCALC>
@@ -302,13 +322,15 @@ class TBuf {
     const tcemu::BufferRec& b = rec("TBuf::Get", loc);
     uint64_t bytes = uint64_t{len} * sizeof(T);
     if (bytes % 32 != 0) {
-      tcemu::fail(loc, "TBuf::Get(%u) of %s asks for %llu bytes, not a multiple of 32; hint: round the length up to "
-                  "%llu elements", len, tcemu::dtypeName<T>(), static_cast<unsigned long long>(bytes),
+      tcemu::fail(loc,
+                  "TBuf::Get(%u) of %s asks for %llu bytes, not a multiple of 32; hint: round the length up to "
+                  "%llu elements",
+                  len, tcemu::dtypeName<T>(), static_cast<unsigned long long>(bytes),
                   static_cast<unsigned long long>(tcemu::roundUp(bytes, 32) / sizeof(T)));
     }
     if (bytes > b.len) {
-      tcemu::fail(loc, "TBuf::Get(%u) of %s asks for %llu bytes; the buffer has %u bytes", len,
-                  tcemu::dtypeName<T>(), static_cast<unsigned long long>(bytes), b.len);
+      tcemu::fail(loc, "TBuf::Get(%u) of %s asks for %llu bytes; the buffer has %u bytes", len, tcemu::dtypeName<T>(),
+                  static_cast<unsigned long long>(bytes), b.len);
     }
     return make<T>(b, b.start, len);
   }
@@ -320,8 +342,8 @@ class TBuf {
     }
     uint64_t end = uint64_t{bufOffset} + uint64_t{size} * sizeof(T);
     if (end > b.len) {
-      tcemu::fail(loc, "TBuf::GetWithOffset(%u, %u) of %s ends at byte %llu; the buffer has %u bytes", size,
-                  bufOffset, tcemu::dtypeName<T>(), static_cast<unsigned long long>(end), b.len);
+      tcemu::fail(loc, "TBuf::GetWithOffset(%u, %u) of %s ends at byte %llu; the buffer has %u bytes", size, bufOffset,
+                  tcemu::dtypeName<T>(), static_cast<unsigned long long>(end), b.len);
     }
     return make<T>(b, b.start + bufOffset, size);
   }
@@ -435,7 +457,8 @@ class TPipe {
     uint64_t need = uint64_t{rounded} * num;
     if (used + need > cap) {
       uint32_t left = cap - used;
-      tcemu::fail(loc, "%s overflow: InitBuffer of a %s %s with %u x %u bytes needs %llu bytes; %u of %u bytes are "
+      tcemu::fail(loc,
+                  "%s overflow: InitBuffer of a %s %s with %u x %u bytes needs %llu bytes; %u of %u bytes are "
                   "left (%u used by earlier InitBuffer calls); hint: at most %u bytes per buffer fit",
                   tcemu::memName(mem), tcemu::positionName(pos), kind, num, rounded,
                   static_cast<unsigned long long>(need), left, cap, used, left / num / 32 * 32);

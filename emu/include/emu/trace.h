@@ -21,22 +21,22 @@
 namespace tcemu {
 
 enum class OpClass : uint8_t {
-  Scalar,      // GetValue/SetValue and other scalar-unit work
-  DmaIn,       // GM -> UB / L1 (MTE2)
-  DmaOut,      // UB -> GM (MTE3)
-  DmaLocal,    // local -> local copies (UB->UB on V, L1->L0 on MTE1)
-  Vector,      // a vector instruction: `repeats` repeats of 256 B
-  Cube,        // Mmad
-  Fixpipe,     // L0C -> GM / L1
-  SetFlag,     // a SetFlag, EnQue or FreeTensor (the producer side of an event)
-  WaitFlag,    // a WaitFlag, DeQue or AllocTensor (the consumer side)
-  Barrier,     // PipeBarrier<pipe> (pipe Count means PIPE_ALL)
-  CoreSync,    // SyncAll / cross-core flags
+  Scalar,    // GetValue/SetValue and other scalar-unit work
+  DmaIn,     // GM -> UB / L1 (MTE2)
+  DmaOut,    // UB -> GM (MTE3)
+  DmaLocal,  // local -> local copies (UB->UB on V, L1->L0 on MTE1)
+  Vector,    // a vector instruction: `repeats` repeats of 256 B
+  Cube,      // Mmad
+  Fixpipe,   // L0C -> GM / L1
+  SetFlag,   // a SetFlag, EnQue or FreeTensor (the producer side of an event)
+  WaitFlag,  // a WaitFlag, DeQue or AllocTensor (the consumer side)
+  Barrier,   // PipeBarrier<pipe> (pipe Count means PIPE_ALL)
+  CoreSync,  // SyncAll / cross-core flags
 };
 
 inline const char* opClassName(OpClass c) {
-  static const char* const names[] = {"scalar", "dma_in", "dma_out", "dma_local", "vector", "cube", "fixpipe",
-                                      "set_flag", "wait_flag", "barrier", "core_sync"};
+  static const char* const names[] = {"scalar",  "dma_in",   "dma_out",   "dma_local", "vector",   "cube",
+                                      "fixpipe", "set_flag", "wait_flag", "barrier",   "core_sync"};
   return names[static_cast<int>(c)];
 }
 
@@ -55,19 +55,19 @@ struct Instr {
   Pipe pipe = Pipe::S;  // Pipe::Count only for PIPE_ALL barriers
   OpClass cls = OpClass::Scalar;
   uint8_t dtypeBytes = 0;
-  uint32_t seq = 0;        // 1-based position among this pipe's instructions
-  uint32_t repeats = 0;    // vector repeats executed
-  uint64_t elements = 0;   // elements computed or moved (scalar: number of merged accesses)
-  uint64_t bytes = 0;      // bytes moved by a DMA
-  uint32_t bursts = 0;     // DMA bursts (blockCount)
-  uint32_t burstBytes = 0; // bytes per burst
-  uint32_t gmAlign = 0;    // GM address modulo 512
+  uint32_t seq = 0;         // 1-based position among this pipe's instructions
+  uint32_t repeats = 0;     // vector repeats executed
+  uint64_t elements = 0;    // elements computed or moved (scalar: number of merged accesses)
+  uint64_t bytes = 0;       // bytes moved by a DMA
+  uint32_t bursts = 0;      // DMA bursts (blockCount)
+  uint32_t burstBytes = 0;  // bytes per burst
+  uint32_t gmAlign = 0;     // GM address modulo 512
   Space src = Space::None, dst = Space::None;
   uint16_t m = 0, n = 0, k = 0;
-  int16_t event = -1;      // HardEvent of a sync instruction
-  uint32_t token = 0;      // pairs a SetFlag with the WaitFlag that consumed it
-  int8_t crossFlag = -1;   // flag id of a cross-core set or wait
-  uint8_t crossMode = 0;   // its mode: 0 all cores of a kind, 1 the AIV pair of a block, 2 AIC <-> AIV of a block
+  int16_t event = -1;     // HardEvent of a sync instruction
+  uint32_t token = 0;     // pairs a SetFlag with the WaitFlag that consumed it
+  int8_t crossFlag = -1;  // flag id of a cross-core set or wait
+  uint8_t crossMode = 0;  // its mode: 0 all cores of a kind, 1 the AIV pair of a block, 2 AIC <-> AIV of a block
 };
 
 }  // namespace tcemu

@@ -44,54 +44,35 @@ template <typename D, typename S>
 constexpr uint8_t castModes() {
   using std::is_same_v;
   if constexpr (is_same_v<S, half>) {
-    if constexpr (is_same_v<D, float>)
-      return kModeNone;
-    else if constexpr (is_same_v<D, int32_t> || is_same_v<D, int16_t>)
-      return kModesDirected;
-    else if constexpr (is_same_v<D, int8_t> || is_same_v<D, uint8_t>)
-      return kModesDirected | kModeNone;
-    else
-      return 0;
+    if constexpr (is_same_v<D, float>) return kModeNone;
+    else if constexpr (is_same_v<D, int32_t> || is_same_v<D, int16_t>) return kModesDirected;
+    else if constexpr (is_same_v<D, int8_t> || is_same_v<D, uint8_t>) return kModesDirected | kModeNone;
+    else return 0;
   } else if constexpr (is_same_v<S, float>) {
-    if constexpr (is_same_v<D, half>)
-      return kModesAll;
+    if constexpr (is_same_v<D, half>) return kModesAll;
     else if constexpr (is_same_v<D, float> || is_same_v<D, bfloat16_t> || is_same_v<D, int32_t> ||
                        is_same_v<D, int16_t> || is_same_v<D, int64_t>)
       return kModesDirected;
-    else
-      return 0;
+    else return 0;
   } else if constexpr (is_same_v<S, bfloat16_t>) {
-    if constexpr (is_same_v<D, float>)
-      return kModeNone;
-    else if constexpr (is_same_v<D, int32_t>)
-      return kModesDirected;
-    else
-      return 0;
+    if constexpr (is_same_v<D, float>) return kModeNone;
+    else if constexpr (is_same_v<D, int32_t>) return kModesDirected;
+    else return 0;
   } else if constexpr (is_same_v<S, int32_t>) {
-    if constexpr (is_same_v<D, float>)
-      return kModesDirected | kModeNone;
-    else if constexpr (is_same_v<D, half>)
-      return kModesAll;  // vconv_deq ignores the mode
-    else if constexpr (is_same_v<D, int16_t> || is_same_v<D, int64_t>)
-      return kModeNone;
-    else
-      return 0;
+    if constexpr (is_same_v<D, float>) return kModesDirected | kModeNone;
+    else if constexpr (is_same_v<D, half>) return kModesAll;  // vconv_deq ignores the mode
+    else if constexpr (is_same_v<D, int16_t> || is_same_v<D, int64_t>) return kModeNone;
+    else return 0;
   } else if constexpr (is_same_v<S, int16_t>) {
-    if constexpr (is_same_v<D, half>)
-      return kModesDirected | kModeNone;
-    else if constexpr (is_same_v<D, float>)
-      return kModeNone;
-    else
-      return 0;
+    if constexpr (is_same_v<D, half>) return kModesDirected | kModeNone;
+    else if constexpr (is_same_v<D, float>) return kModeNone;
+    else return 0;
   } else if constexpr (is_same_v<S, int8_t> || is_same_v<S, uint8_t>) {
     return is_same_v<D, half> ? kModeNone : 0;
   } else if constexpr (is_same_v<S, int64_t>) {
-    if constexpr (is_same_v<D, float>)
-      return kModesDirected;
-    else if constexpr (is_same_v<D, int32_t>)
-      return kModeNone;
-    else
-      return 0;
+    if constexpr (is_same_v<D, float>) return kModesDirected;
+    else if constexpr (is_same_v<D, int32_t>) return kModeNone;
+    else return 0;
   } else {
     return 0;
   }
@@ -121,18 +102,15 @@ inline void checkCast(RoundMode mode, const SrcLoc& loc) {
   constexpr uint8_t modes = castModes<D, S>();
   if constexpr (modes == 0) {
     constexpr bool viaFloat = castModes<float, S>() != 0 && castModes<D, float>() != 0;
-    fail(loc, "Cast from %s to %s is not supported on 910B (%s converts to: %s)%s", dtypeName<S>(),
-         dtypeName<D>(), dtypeName<S>(), castTargets<S>().c_str(),
-         viaFloat ? "; hint: Cast to float first, then from float" : "");
+    fail(loc, "Cast from %s to %s is not supported on 910B (%s converts to: %s)%s", dtypeName<S>(), dtypeName<D>(),
+         dtypeName<S>(), castTargets<S>().c_str(), viaFloat ? "; hint: Cast to float first, then from float" : "");
   } else {
     uint8_t m = static_cast<uint8_t>(mode);
     if (m > 6 || !((modes >> m) & 1u)) {
       std::string list;
       for (uint8_t i = 0; i < 7; ++i)
-        if ((modes >> i) & 1u)
-          list += std::string(list.empty() ? "" : ", ") + roundModeName(static_cast<RoundMode>(i));
-      const char* hint =
-          (modes & kModeNone) ? "RoundMode::CAST_NONE" : "RoundMode::CAST_RINT (nearest, ties to even)";
+        if ((modes >> i) & 1u) list += std::string(list.empty() ? "" : ", ") + roundModeName(static_cast<RoundMode>(i));
+      const char* hint = (modes & kModeNone) ? "RoundMode::CAST_NONE" : "RoundMode::CAST_RINT (nearest, ties to even)";
       fail(loc, "Cast from %s to %s does not support RoundMode::%s on 910B (supported: %s); hint: use %s",
            dtypeName<S>(), dtypeName<D>(), roundModeName(mode), list.c_str(), hint);
     }
@@ -143,10 +121,8 @@ inline void checkCast(RoundMode mode, const SrcLoc& loc) {
 
 template <typename S>
 inline long double realOf(S v) {
-  if constexpr (isHalfLike<S>)
-    return static_cast<long double>(toFloat(v));
-  else
-    return static_cast<long double>(v);
+  if constexpr (isHalfLike<S>) return static_cast<long double>(toFloat(v));
+  else return static_cast<long double>(v);
 }
 
 // Rounds x to a binary format with p significand bits, minimum normal exponent emin and largest finite value
@@ -169,8 +145,7 @@ inline long double roundToFormat(long double x, RoundMode mode, int p, int emin,
     case RoundMode::CAST_ROUND:
       if (frac >= 0.5L) n = lo + 1;
       break;
-    case RoundMode::CAST_TRUNC:
-      break;
+    case RoundMode::CAST_TRUNC: break;
     case RoundMode::CAST_FLOOR:
       if (neg && frac > 0) n = lo + 1;
       break;
@@ -189,16 +164,11 @@ inline long double roundToFormat(long double x, RoundMode mode, int p, int emin,
 
 inline long double roundToInteger(long double x, RoundMode mode) {
   switch (mode) {
-    case RoundMode::CAST_FLOOR:
-      return std::floor(x);
-    case RoundMode::CAST_CEIL:
-      return std::ceil(x);
-    case RoundMode::CAST_ROUND:
-      return std::round(x);
-    case RoundMode::CAST_TRUNC:
-      return std::trunc(x);
-    default:
-      return std::nearbyint(x);  // the default environment rounds to nearest even
+    case RoundMode::CAST_FLOOR: return std::floor(x);
+    case RoundMode::CAST_CEIL: return std::ceil(x);
+    case RoundMode::CAST_ROUND: return std::round(x);
+    case RoundMode::CAST_TRUNC: return std::trunc(x);
+    default: return std::nearbyint(x);  // the default environment rounds to nearest even
   }
 }
 
@@ -249,8 +219,7 @@ inline void checkUb(const AscendC::LocalTensor<T>& t, uint32_t align, const char
 
 template <typename D, typename S>
 inline void castRun(const AscendC::LocalTensor<D>& dst, const AscendC::LocalTensor<S>& src, RoundMode mode,
-                    const Mask& mask, uint32_t repeatTimes, Stride dstStride, Stride srcStride,
-                    const SrcLoc& loc) {
+                    const Mask& mask, uint32_t repeatTimes, Stride dstStride, Stride srcStride, const SrcLoc& loc) {
   checkCast<D, S>(mode, loc);
   constexpr uint32_t widest = sizeof(D) > sizeof(S) ? sizeof(D) : sizeof(S);
   VecInstr vi("Cast", widest, mask, repeatTimes, loc);
@@ -279,18 +248,12 @@ inline bool compareValues(T a, T b, CMPMODE mode) {
     return compareValues<float>(toFloat(a), toFloat(b), mode);
   } else {
     switch (mode) {
-      case CMPMODE::LT:
-        return a < b;
-      case CMPMODE::GT:
-        return a > b;
-      case CMPMODE::EQ:
-        return a == b;
-      case CMPMODE::LE:
-        return a <= b;
-      case CMPMODE::GE:
-        return a >= b;
-      case CMPMODE::NE:
-        return a != b;
+      case CMPMODE::LT: return a < b;
+      case CMPMODE::GT: return a > b;
+      case CMPMODE::EQ: return a == b;
+      case CMPMODE::LE: return a <= b;
+      case CMPMODE::GE: return a >= b;
+      case CMPMODE::NE: return a != b;
     }
     return false;
   }
@@ -299,10 +262,8 @@ inline bool compareValues(T a, T b, CMPMODE mode) {
 template <typename T, typename U>
 inline void checkCompare(const char* api, CMPMODE mode, const SrcLoc& loc) {
   checkDtype<T, half, float, int32_t>(api, loc);
-  if (std::string(api) == "CompareScalar")
-    checkDtype<U, uint8_t>("CompareScalar dst", loc);
-  else
-    checkDtype<U, int8_t, uint8_t>("Compare dst", loc);
+  if (std::string(api) == "CompareScalar") checkDtype<U, uint8_t>("CompareScalar dst", loc);
+  else checkDtype<U, int8_t, uint8_t>("Compare dst", loc);
   if (static_cast<uint8_t>(mode) > 5)
     fail(loc, "%s with CMPMODE %d, which does not exist", api, static_cast<int>(mode));
   if (std::is_same_v<T, int32_t> && mode != CMPMODE::EQ) {
@@ -315,13 +276,11 @@ inline void checkCompare(const char* api, CMPMODE mode, const SrcLoc& loc) {
 
 // Runs `repeats` full repeats of a vector compare and writes lanes/8 bytes of bits per repeat, contiguously.
 template <typename T, typename U, typename Src1>
-inline void compareRun(const char* api, const AscendC::LocalTensor<U>& dst,
-                       const AscendC::LocalTensor<T>& src0, Stride s0Stride, Src1 src1, Stride s1Stride,
-                       CMPMODE mode, uint32_t repeats, const SrcLoc& loc) {
+inline void compareRun(const char* api, const AscendC::LocalTensor<U>& dst, const AscendC::LocalTensor<T>& src0,
+                       Stride s0Stride, Src1 src1, Stride s1Stride, CMPMODE mode, uint32_t repeats, const SrcLoc& loc) {
   checkCompare<T, U>(api, mode, loc);
   if (repeats == 0) return;
-  std::string w0 = std::string(api) + " src0", w1 = std::string(api) + " src1",
-              wd = std::string(api) + " dst";
+  std::string w0 = std::string(api) + " src0", w1 = std::string(api) + " src1", wd = std::string(api) + " dst";
   checkUb(dst, kBlock, wd.c_str(), loc);
   constexpr uint32_t lanes = kRepeatBytes / sizeof(T);
   VecInstr vi(api, sizeof(T), Mask::count(uint64_t{repeats} * lanes), 0, loc);
@@ -339,12 +298,9 @@ inline void compareRun(const char* api, const AscendC::LocalTensor<U>& dst,
   vi.forEach([&](uint32_t r, uint32_t lane) {
     T x = *vi.at<T>(a, r, lane);
     T y;
-    if constexpr (tensorSrc1)
-      y = *vi.at<T>(b, r, lane);
-    else
-      y = src1;
-    if (compareValues(x, y, mode))
-      bits[(uint64_t{r} * lanes + lane) / 8] |= static_cast<uint8_t>(1u << (lane % 8));
+    if constexpr (tensorSrc1) y = *vi.at<T>(b, r, lane);
+    else y = src1;
+    if (compareValues(x, y, mode)) bits[(uint64_t{r} * lanes + lane) / 8] |= static_cast<uint8_t>(1u << (lane % 8));
   });
   std::memcpy(dst.GetPhyAddr(), bits.data(), bytes);
 }
@@ -370,8 +326,8 @@ inline uint32_t compareCountRepeats(const char* api, uint32_t calCount, const Sr
 // modes 1 and 2 walk the selMask tensor's bits across repeats.
 template <typename T>
 inline void selectRun(const AscendC::LocalTensor<T>& dst, const uint8_t* selBits, bool perRepeatBits,
-                      const AscendC::LocalTensor<T>& src0, const AscendC::LocalTensor<T>* src1, T scalar,
-                      VecInstr& vi, const AscendC::BinaryRepeatParams& p) {
+                      const AscendC::LocalTensor<T>& src0, const AscendC::LocalTensor<T>* src1, T scalar, VecInstr& vi,
+                      const AscendC::BinaryRepeatParams& p) {
   Operand a = vi.operand(src0, src0Of(p), "Select src0");
   vi.read(a);
   Operand b;
@@ -386,8 +342,7 @@ inline void selectRun(const AscendC::LocalTensor<T>& dst, const uint8_t* selBits
   vi.forEach([&](uint32_t r, uint32_t lane) {
     uint64_t bit = perRepeatBits ? uint64_t{r} * lanes + lane : lane;
     bool take0 = (selBits[bit / 8] >> (bit % 8)) & 1u;
-    out.emplace_back(vi.at<T>(d, r, lane),
-                     take0 ? *vi.at<T>(a, r, lane) : (src1 ? *vi.at<T>(b, r, lane) : scalar));
+    out.emplace_back(vi.at<T>(d, r, lane), take0 ? *vi.at<T>(a, r, lane) : (src1 ? *vi.at<T>(b, r, lane) : scalar));
   });
   for (auto& [ptr, v] : out) *ptr = v;
   vi.finish();
@@ -403,8 +358,8 @@ inline uint64_t selectMaskBytes(SELMODE mode, const VecInstr& vi) {
 template <typename T, typename U>
 inline void selectTensor(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U>& selMask,
                          const AscendC::LocalTensor<T>& src0, const AscendC::LocalTensor<T>* src1, T scalar,
-                         SELMODE mode, const Mask& mask, uint32_t repeatTimes,
-                         const AscendC::BinaryRepeatParams& p, const SrcLoc& loc) {
+                         SELMODE mode, const Mask& mask, uint32_t repeatTimes, const AscendC::BinaryRepeatParams& p,
+                         const SrcLoc& loc) {
   checkDtype<T, half, float>("Select", loc);
   checkDtype<U, uint8_t, uint16_t, uint32_t, uint64_t>("Select selMask", loc);
   if (src1 && mode == SELMODE::VSEL_TENSOR_SCALAR_MODE) {
@@ -448,8 +403,7 @@ namespace AscendC {
 template <typename T1, typename T2, bool isSetMask = true>
 __aicore__ inline void Cast(const LocalTensor<T1>& dstLocal, const LocalTensor<T2>& srcLocal,
                             const RoundMode& round_mode, const uint64_t mask[], const uint8_t repeatTimes,
-                            const UnaryRepeatParams& repeatParams,
-                            tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
+                            const UnaryRepeatParams& repeatParams, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   if (!tcemu::onVectorCore()) return;
   tcemu::vec::castRun(dstLocal, srcLocal, round_mode, tcemu::vec::Mask::of<isSetMask>(mask), repeatTimes,
                       tcemu::vec::dstOf(repeatParams), tcemu::vec::srcOf(repeatParams), loc);
@@ -458,8 +412,7 @@ __aicore__ inline void Cast(const LocalTensor<T1>& dstLocal, const LocalTensor<T
 template <typename T1, typename T2, bool isSetMask = true>
 __aicore__ inline void Cast(const LocalTensor<T1>& dstLocal, const LocalTensor<T2>& srcLocal,
                             const RoundMode& round_mode, const uint64_t mask, const uint8_t repeatTimes,
-                            const UnaryRepeatParams& repeatParams,
-                            tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
+                            const UnaryRepeatParams& repeatParams, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   if (!tcemu::onVectorCore()) return;
   tcemu::vec::castRun(dstLocal, srcLocal, round_mode, tcemu::vec::Mask::of<isSetMask>(mask), repeatTimes,
                       tcemu::vec::dstOf(repeatParams), tcemu::vec::srcOf(repeatParams), loc);
@@ -541,15 +494,15 @@ __aicore__ inline void compareToCmpMask(const LocalTensor<T>& src0Local, const L
 }
 
 template <typename T, bool isSetMask = true>
-__aicore__ inline void Compare(const LocalTensor<T>& src0Local, const LocalTensor<T>& src1Local,
-                               CMPMODE cmpMode, const uint64_t mask[], const BinaryRepeatParams& repeatParams,
+__aicore__ inline void Compare(const LocalTensor<T>& src0Local, const LocalTensor<T>& src1Local, CMPMODE cmpMode,
+                               const uint64_t mask[], const BinaryRepeatParams& repeatParams,
                                tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   compareToCmpMask<T, isSetMask>(src0Local, src1Local, cmpMode, mask, repeatParams, loc);
 }
 
 template <typename T, bool isSetMask = true>
-__aicore__ inline void Compare(const LocalTensor<T>& src0Local, const LocalTensor<T>& src1Local,
-                               CMPMODE cmpMode, const uint64_t mask, const BinaryRepeatParams& repeatParams,
+__aicore__ inline void Compare(const LocalTensor<T>& src0Local, const LocalTensor<T>& src1Local, CMPMODE cmpMode,
+                               const uint64_t mask, const BinaryRepeatParams& repeatParams,
                                tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   compareToCmpMask<T, isSetMask>(src0Local, src1Local, cmpMode, mask, repeatParams, loc);
 }
@@ -591,43 +544,41 @@ __aicore__ inline void CompareScalar(const LocalTensor<U>& dstLocal, const Local
 
 template <typename T, typename U, bool isSetMask = true>
 __aicore__ inline void CompareScalar(const LocalTensor<U>& dstLocal, const LocalTensor<T>& src0Local,
-                                     const T src1Scalar, CMPMODE cmpMode, const uint64_t mask[],
-                                     uint8_t repeatTimes, const UnaryRepeatParams& repeatParams,
+                                     const T src1Scalar, CMPMODE cmpMode, const uint64_t mask[], uint8_t repeatTimes,
+                                     const UnaryRepeatParams& repeatParams,
                                      tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   if (!tcemu::onVectorCore()) return;
   (void)mask;
-  tcemu::vec::compareRun("CompareScalar", dstLocal, src0Local, tcemu::vec::srcOf(repeatParams), src1Scalar,
-                         {}, cmpMode, repeatTimes, loc);
+  tcemu::vec::compareRun("CompareScalar", dstLocal, src0Local, tcemu::vec::srcOf(repeatParams), src1Scalar, {}, cmpMode,
+                         repeatTimes, loc);
 }
 
 template <typename T, typename U, bool isSetMask = true>
 __aicore__ inline void CompareScalar(const LocalTensor<U>& dstLocal, const LocalTensor<T>& src0Local,
-                                     const T src1Scalar, CMPMODE cmpMode, const uint64_t mask,
-                                     uint8_t repeatTimes, const UnaryRepeatParams& repeatParams,
+                                     const T src1Scalar, CMPMODE cmpMode, const uint64_t mask, uint8_t repeatTimes,
+                                     const UnaryRepeatParams& repeatParams,
                                      tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   if (!tcemu::onVectorCore()) return;
   (void)mask;
-  tcemu::vec::compareRun("CompareScalar", dstLocal, src0Local, tcemu::vec::srcOf(repeatParams), src1Scalar,
-                         {}, cmpMode, repeatTimes, loc);
+  tcemu::vec::compareRun("CompareScalar", dstLocal, src0Local, tcemu::vec::srcOf(repeatParams), src1Scalar, {}, cmpMode,
+                         repeatTimes, loc);
 }
 
 // --- Select ------------------------------------------------------------------------------------------------
 
 template <typename T, typename U>
 __aicore__ inline void Select(const LocalTensor<T>& dstLocal, const LocalTensor<U>& selMask,
-                              const LocalTensor<T>& src0Local, const LocalTensor<T>& src1Local,
-                              SELMODE selMode, uint32_t calCount,
-                              tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
+                              const LocalTensor<T>& src0Local, const LocalTensor<T>& src1Local, SELMODE selMode,
+                              uint32_t calCount, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   if (!tcemu::onVectorCore()) return;
-  tcemu::vec::selectTensor(dstLocal, selMask, src0Local, &src1Local, T{}, selMode,
-                           tcemu::vec::Mask::count(calCount), 0, BinaryRepeatParams{}, loc);
+  tcemu::vec::selectTensor(dstLocal, selMask, src0Local, &src1Local, T{}, selMode, tcemu::vec::Mask::count(calCount), 0,
+                           BinaryRepeatParams{}, loc);
 }
 
 template <typename T, typename U, bool isSetMask = true>
 __aicore__ inline void Select(const LocalTensor<T>& dstLocal, const LocalTensor<U>& selMask,
-                              const LocalTensor<T>& src0Local, const LocalTensor<T>& src1Local,
-                              SELMODE selMode, uint64_t mask[], uint8_t repeatTimes,
-                              const BinaryRepeatParams& repeatParams,
+                              const LocalTensor<T>& src0Local, const LocalTensor<T>& src1Local, SELMODE selMode,
+                              uint64_t mask[], uint8_t repeatTimes, const BinaryRepeatParams& repeatParams,
                               tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   if (!tcemu::onVectorCore()) return;
   tcemu::vec::selectTensor(dstLocal, selMask, src0Local, &src1Local, T{}, selMode,
@@ -636,9 +587,8 @@ __aicore__ inline void Select(const LocalTensor<T>& dstLocal, const LocalTensor<
 
 template <typename T, typename U, bool isSetMask = true>
 __aicore__ inline void Select(const LocalTensor<T>& dstLocal, const LocalTensor<U>& selMask,
-                              const LocalTensor<T>& src0Local, const LocalTensor<T>& src1Local,
-                              SELMODE selMode, uint64_t mask, uint8_t repeatTimes,
-                              const BinaryRepeatParams& repeatParams,
+                              const LocalTensor<T>& src0Local, const LocalTensor<T>& src1Local, SELMODE selMode,
+                              uint64_t mask, uint8_t repeatTimes, const BinaryRepeatParams& repeatParams,
                               tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   if (!tcemu::onVectorCore()) return;
   tcemu::vec::selectTensor(dstLocal, selMask, src0Local, &src1Local, T{}, selMode,
@@ -647,8 +597,8 @@ __aicore__ inline void Select(const LocalTensor<T>& dstLocal, const LocalTensor<
 
 template <typename T, typename U>
 __aicore__ inline void Select(const LocalTensor<T>& dstLocal, const LocalTensor<U>& selMask,
-                              const LocalTensor<T>& src0Local, T src1Local, SELMODE selMode,
-                              uint32_t calCount, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
+                              const LocalTensor<T>& src0Local, T src1Local, SELMODE selMode, uint32_t calCount,
+                              tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   if (!tcemu::onVectorCore()) return;
   tcemu::vec::selectTensor<T, U>(dstLocal, selMask, src0Local, nullptr, src1Local, selMode,
                                  tcemu::vec::Mask::count(calCount), 0, BinaryRepeatParams{}, loc);
@@ -679,21 +629,17 @@ __aicore__ inline void Select(const LocalTensor<T>& dstLocal, const LocalTensor<
 template <typename T, SELMODE selMode>
 __aicore__ inline void Select(const LocalTensor<T>& dstLocal, const LocalTensor<T>& src0Local,
                               const LocalTensor<T>& src1Local, uint8_t repeatTimes,
-                              const BinaryRepeatParams& repeatParams,
-                              tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
+                              const BinaryRepeatParams& repeatParams, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   if (!tcemu::onVectorCore()) return;
   tcemu::checkDtype<T, half, float>("Select", loc);
-  static_assert(selMode != SELMODE::VSEL_TENSOR_SCALAR_MODE,
-                "mode 1 register Select takes (dst, selMask, src0, ...)");
+  static_assert(selMode != SELMODE::VSEL_TENSOR_SCALAR_MODE, "mode 1 register Select takes (dst, selMask, src0, ...)");
   tcemu::vec::VecInstr vi("Select", sizeof(T), tcemu::vec::Mask::reg(), repeatTimes, loc);
   tcemu::Core& core = vi.core();
   const uint8_t* bits = reinterpret_cast<const uint8_t*>(core.cmpMask_);
   if constexpr (selMode == SELMODE::VSEL_TENSOR_TENSOR_MODE) {
     uint32_t addr = static_cast<uint32_t>(core.cmpMask_[0]);
-    tcemu::TensorRef sel{tcemu::Mem::UB,     addr, 0, tcemu::memSize(tcemu::Mem::UB), -1, 0,
-                         TPosition::VECCALC, true};
-    core.read(vi.index(), sel, 0, tcemu::vec::selectMaskBytes(selMode, vi),
-              "Select selMask (CMPMASK address)", loc);
+    tcemu::TensorRef sel{tcemu::Mem::UB, addr, 0, tcemu::memSize(tcemu::Mem::UB), -1, 0, TPosition::VECCALC, true};
+    core.read(vi.index(), sel, 0, tcemu::vec::selectMaskBytes(selMode, vi), "Select selMask (CMPMASK address)", loc);
     bits = core.ptr(tcemu::Mem::UB, addr);
   }
   tcemu::vec::selectRun(dstLocal, bits, selMode != SELMODE::VSEL_CMPMASK_SPR, src0Local, &src1Local, T{}, vi,
@@ -704,8 +650,7 @@ __aicore__ inline void Select(const LocalTensor<T>& dstLocal, const LocalTensor<
 template <typename T, typename U>
 __aicore__ inline void Select(const LocalTensor<T>& dstLocal, const LocalTensor<U>& selMask,
                               const LocalTensor<T>& src0Local, uint8_t repeatTimes,
-                              const BinaryRepeatParams& repeatParams,
-                              tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
+                              const BinaryRepeatParams& repeatParams, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   if (!tcemu::onVectorCore()) return;
   tcemu::checkDtype<T, half, float>("Select", loc);
   tcemu::checkDtype<U, uint8_t, uint16_t, uint32_t, uint64_t>("Select selMask", loc);

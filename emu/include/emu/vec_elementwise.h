@@ -112,10 +112,9 @@ struct FusedMulAddReluOp {
 };
 
 template <typename Op, typename Allowed, typename T>
-inline void binaryLevel0(const char* api, const AscendC::LocalTensor<T>& dst,
-                         const AscendC::LocalTensor<T>& src0, const AscendC::LocalTensor<T>& src1,
-                         const Mask& mask, uint32_t repeatTimes, const AscendC::BinaryRepeatParams& p,
-                         const SrcLoc& loc) {
+inline void binaryLevel0(const char* api, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src0,
+                         const AscendC::LocalTensor<T>& src1, const Mask& mask, uint32_t repeatTimes,
+                         const AscendC::BinaryRepeatParams& p, const SrcLoc& loc) {
   if (!onVectorCore()) return;
   Allowed::template check<T>(api, loc);
   if constexpr (Allowed::template has<T>) {
@@ -126,9 +125,8 @@ inline void binaryLevel0(const char* api, const AscendC::LocalTensor<T>& dst,
 }
 
 template <typename Op, typename Allowed, typename T>
-inline void binaryLevel2(const char* api, const AscendC::LocalTensor<T>& dst,
-                         const AscendC::LocalTensor<T>& src0, const AscendC::LocalTensor<T>& src1,
-                         int32_t calCount, const SrcLoc& loc) {
+inline void binaryLevel2(const char* api, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src0,
+                         const AscendC::LocalTensor<T>& src1, int32_t calCount, const SrcLoc& loc) {
   if (!onVectorCore()) return;
   Allowed::template check<T>(api, loc);
   if constexpr (Allowed::template has<T>) {
@@ -136,8 +134,8 @@ inline void binaryLevel2(const char* api, const AscendC::LocalTensor<T>& dst,
       if constexpr (sizeof(T) == 4) {
         // See BitCountTypes: the instruction runs on calCount 16-bit lanes.
         binaryLevel2<Op, BitTypes>(api, dst.template ReinterpretCast<int16_t>(),
-                                   src0.template ReinterpretCast<int16_t>(),
-                                   src1.template ReinterpretCast<int16_t>(), calCount, loc);
+                                   src0.template ReinterpretCast<int16_t>(), src1.template ReinterpretCast<int16_t>(),
+                                   calCount, loc);
         return;
       }
     }
@@ -201,9 +199,9 @@ struct NotOp {
 };
 
 template <typename Op, typename Allowed, typename T>
-inline void unaryLevel0(const char* api, const AscendC::LocalTensor<T>& dst,
-                        const AscendC::LocalTensor<T>& src, const Mask& mask, uint32_t repeatTimes,
-                        const AscendC::UnaryRepeatParams& p, const SrcLoc& loc) {
+inline void unaryLevel0(const char* api, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+                        const Mask& mask, uint32_t repeatTimes, const AscendC::UnaryRepeatParams& p,
+                        const SrcLoc& loc) {
   if (!onVectorCore()) return;
   Allowed::template check<T>(api, loc);
   if constexpr (Allowed::template has<T>) {
@@ -213,8 +211,8 @@ inline void unaryLevel0(const char* api, const AscendC::LocalTensor<T>& dst,
 }
 
 template <typename Op, typename Allowed, typename T>
-inline void unaryLevel2(const char* api, const AscendC::LocalTensor<T>& dst,
-                        const AscendC::LocalTensor<T>& src, int32_t calCount, const SrcLoc& loc) {
+inline void unaryLevel2(const char* api, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+                        int32_t calCount, const SrcLoc& loc) {
   if (!onVectorCore()) return;
   Allowed::template check<T>(api, loc);
   if constexpr (Allowed::template has<T>) {
@@ -227,53 +225,48 @@ inline void unaryLevel2(const char* api, const AscendC::LocalTensor<T>& dst,
 }  // namespace tcemu::vec
 
 // The three overloads of a binary API. Kept as a macro so that the twelve APIs cannot drift apart.
-#define TCEMU_VEC_BINARY_API(NAME, OP, MASK_TYPES, COUNT_TYPES)                                              \
-  template <typename T, bool isSetMask = true>                                                               \
-  __aicore__ inline void NAME(const LocalTensor<T>& dstLocal, const LocalTensor<T>& src0Local,               \
-                              const LocalTensor<T>& src1Local, uint64_t mask[], const uint8_t repeatTimes,   \
-                              const BinaryRepeatParams& repeatParams,                                        \
-                              tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {                                \
-    tcemu::vec::binaryLevel0<tcemu::vec::OP, tcemu::vec::MASK_TYPES>(#NAME, dstLocal, src0Local, src1Local,  \
-                                                                     tcemu::vec::Mask::of<isSetMask>(mask),  \
-                                                                     repeatTimes, repeatParams, loc);        \
-  }                                                                                                          \
-  template <typename T, bool isSetMask = true>                                                               \
-  __aicore__ inline void NAME(const LocalTensor<T>& dstLocal, const LocalTensor<T>& src0Local,               \
-                              const LocalTensor<T>& src1Local, uint64_t mask, const uint8_t repeatTimes,     \
-                              const BinaryRepeatParams& repeatParams,                                        \
-                              tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {                                \
-    tcemu::vec::binaryLevel0<tcemu::vec::OP, tcemu::vec::MASK_TYPES>(#NAME, dstLocal, src0Local, src1Local,  \
-                                                                     tcemu::vec::Mask::of<isSetMask>(mask),  \
-                                                                     repeatTimes, repeatParams, loc);        \
-  }                                                                                                          \
-  template <typename T>                                                                                      \
-  __aicore__ inline void NAME(const LocalTensor<T>& dstLocal, const LocalTensor<T>& src0Local,               \
-                              const LocalTensor<T>& src1Local, const int32_t& calCount,                      \
-                              tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {                                \
-    tcemu::vec::binaryLevel2<tcemu::vec::OP, tcemu::vec::COUNT_TYPES>(#NAME, dstLocal, src0Local, src1Local, \
-                                                                      calCount, loc);                        \
+#define TCEMU_VEC_BINARY_API(NAME, OP, MASK_TYPES, COUNT_TYPES)                                                        \
+  template <typename T, bool isSetMask = true>                                                                         \
+  __aicore__ inline void NAME(const LocalTensor<T>& dstLocal, const LocalTensor<T>& src0Local,                         \
+                              const LocalTensor<T>& src1Local, uint64_t mask[], const uint8_t repeatTimes,             \
+                              const BinaryRepeatParams& repeatParams, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {  \
+    tcemu::vec::binaryLevel0<tcemu::vec::OP, tcemu::vec::MASK_TYPES>(                                                  \
+        #NAME, dstLocal, src0Local, src1Local, tcemu::vec::Mask::of<isSetMask>(mask), repeatTimes, repeatParams, loc); \
+  }                                                                                                                    \
+  template <typename T, bool isSetMask = true>                                                                         \
+  __aicore__ inline void NAME(const LocalTensor<T>& dstLocal, const LocalTensor<T>& src0Local,                         \
+                              const LocalTensor<T>& src1Local, uint64_t mask, const uint8_t repeatTimes,               \
+                              const BinaryRepeatParams& repeatParams, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {  \
+    tcemu::vec::binaryLevel0<tcemu::vec::OP, tcemu::vec::MASK_TYPES>(                                                  \
+        #NAME, dstLocal, src0Local, src1Local, tcemu::vec::Mask::of<isSetMask>(mask), repeatTimes, repeatParams, loc); \
+  }                                                                                                                    \
+  template <typename T>                                                                                                \
+  __aicore__ inline void NAME(const LocalTensor<T>& dstLocal, const LocalTensor<T>& src0Local,                         \
+                              const LocalTensor<T>& src1Local, const int32_t& calCount,                                \
+                              tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {                                          \
+    tcemu::vec::binaryLevel2<tcemu::vec::OP, tcemu::vec::COUNT_TYPES>(#NAME, dstLocal, src0Local, src1Local, calCount, \
+                                                                      loc);                                            \
   }
 
-#define TCEMU_VEC_UNARY_API(NAME, OP, TYPES)                                                                 \
-  template <typename T, bool isSetMask = true>                                                               \
-  __aicore__ inline void NAME(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,                \
-                              uint64_t mask[], const uint8_t repeatTimes,                                    \
-                              const UnaryRepeatParams& repeatParams,                                         \
-                              tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {                                \
-    tcemu::vec::unaryLevel0<tcemu::vec::OP, tcemu::vec::TYPES>(                                              \
-        #NAME, dstLocal, srcLocal, tcemu::vec::Mask::of<isSetMask>(mask), repeatTimes, repeatParams, loc);   \
-  }                                                                                                          \
-  template <typename T, bool isSetMask = true>                                                               \
-  __aicore__ inline void NAME(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, uint64_t mask, \
-                              const uint8_t repeatTimes, const UnaryRepeatParams& repeatParams,              \
-                              tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {                                \
-    tcemu::vec::unaryLevel0<tcemu::vec::OP, tcemu::vec::TYPES>(                                              \
-        #NAME, dstLocal, srcLocal, tcemu::vec::Mask::of<isSetMask>(mask), repeatTimes, repeatParams, loc);   \
-  }                                                                                                          \
-  template <typename T>                                                                                      \
-  __aicore__ inline void NAME(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,                \
-                              const int32_t& calCount, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {       \
-    tcemu::vec::unaryLevel2<tcemu::vec::OP, tcemu::vec::TYPES>(#NAME, dstLocal, srcLocal, calCount, loc);    \
+#define TCEMU_VEC_UNARY_API(NAME, OP, TYPES)                                                                           \
+  template <typename T, bool isSetMask = true>                                                                         \
+  __aicore__ inline void NAME(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, uint64_t mask[],         \
+                              const uint8_t repeatTimes, const UnaryRepeatParams& repeatParams,                        \
+                              tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {                                          \
+    tcemu::vec::unaryLevel0<tcemu::vec::OP, tcemu::vec::TYPES>(                                                        \
+        #NAME, dstLocal, srcLocal, tcemu::vec::Mask::of<isSetMask>(mask), repeatTimes, repeatParams, loc);             \
+  }                                                                                                                    \
+  template <typename T, bool isSetMask = true>                                                                         \
+  __aicore__ inline void NAME(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, uint64_t mask,           \
+                              const uint8_t repeatTimes, const UnaryRepeatParams& repeatParams,                        \
+                              tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {                                          \
+    tcemu::vec::unaryLevel0<tcemu::vec::OP, tcemu::vec::TYPES>(                                                        \
+        #NAME, dstLocal, srcLocal, tcemu::vec::Mask::of<isSetMask>(mask), repeatTimes, repeatParams, loc);             \
+  }                                                                                                                    \
+  template <typename T>                                                                                                \
+  __aicore__ inline void NAME(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const int32_t& calCount, \
+                              tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {                                          \
+    tcemu::vec::unaryLevel2<tcemu::vec::OP, tcemu::vec::TYPES>(#NAME, dstLocal, srcLocal, calCount, loc);              \
   }
 
 namespace AscendC {

@@ -43,9 +43,8 @@ namespace AscendC {
 // Field names and defaults of CANN 8.1 kernel_struct_binary.h / kernel_struct_unary.h.
 struct BinaryRepeatParams {
   BinaryRepeatParams() {}
-  BinaryRepeatParams(const uint8_t dstBlkStrideIn, const uint8_t src0BlkStrideIn,
-                     const uint8_t src1BlkStrideIn, const uint8_t dstRepStrideIn,
-                     const uint8_t src0RepStrideIn, const uint8_t src1RepStrideIn)
+  BinaryRepeatParams(const uint8_t dstBlkStrideIn, const uint8_t src0BlkStrideIn, const uint8_t src1BlkStrideIn,
+                     const uint8_t dstRepStrideIn, const uint8_t src0RepStrideIn, const uint8_t src1RepStrideIn)
       : dstBlkStride(dstBlkStrideIn),
         src0BlkStride(src0BlkStrideIn),
         src1BlkStride(src1BlkStrideIn),
@@ -65,14 +64,14 @@ struct BinaryRepeatParams {
 
 struct UnaryRepeatParams {
   UnaryRepeatParams() {}
-  UnaryRepeatParams(const uint16_t dstBlkStrideIn, const uint16_t srcBlkStrideIn,
-                    const uint8_t dstRepStrideIn, const uint8_t srcRepStrideIn)
+  UnaryRepeatParams(const uint16_t dstBlkStrideIn, const uint16_t srcBlkStrideIn, const uint8_t dstRepStrideIn,
+                    const uint8_t srcRepStrideIn)
       : dstBlkStride(dstBlkStrideIn),
         srcBlkStride(srcBlkStrideIn),
         dstRepStride(dstRepStrideIn),
         srcRepStride(srcRepStrideIn) {}
-  UnaryRepeatParams(const uint16_t dstBlkStrideIn, const uint16_t srcBlkStrideIn,
-                    const uint8_t dstRepStrideIn, const uint8_t srcRepStrideIn, const bool halfBlockIn)
+  UnaryRepeatParams(const uint16_t dstBlkStrideIn, const uint16_t srcBlkStrideIn, const uint8_t dstRepStrideIn,
+                    const uint8_t srcRepStrideIn, const bool halfBlockIn)
       : dstBlkStride(dstBlkStrideIn),
         srcBlkStride(srcBlkStrideIn),
         dstRepStride(dstRepStrideIn),
@@ -299,8 +298,7 @@ class VecInstr {
                api_, static_cast<long long>(mask.value), static_cast<long long>(maxLanes), widestBytes);
         }
         uint64_t n = static_cast<uint64_t>(mask.value);
-        setRegister(n > 64 ? (n == 128 ? ~0ULL : (1ULL << (n - 64)) - 1) : 0,
-                    n >= 64 ? ~0ULL : (1ULL << n) - 1);
+        setRegister(n > 64 ? (n == 128 ? ~0ULL : (1ULL << (n - 64)) - 1) : 0, n >= 64 ? ~0ULL : (1ULL << n) - 1);
         break;
       }
       case Mask::Kind::Bits:
@@ -309,14 +307,12 @@ class VecInstr {
           fail(loc_,
                "%s bit mask {0x%llx, 0x%llx} selects no element of a repeat (%s); hint: set bit i of mask[0] "
                "(or of mask[1] for element 64 + i) for each element to compute",
-               api_, static_cast<unsigned long long>(mask.bits[0]),
-               static_cast<unsigned long long>(mask.bits[1]),
+               api_, static_cast<unsigned long long>(mask.bits[0]), static_cast<unsigned long long>(mask.bits[1]),
                b16 ? "16-bit elements use both words" : "32-bit elements use only mask[0]");
         }
         setRegister(mask.bits[1], mask.bits[0]);
         break;
-      case Mask::Kind::Register:
-        break;
+      case Mask::Kind::Register: break;
     }
     if (!countForm_ && core_.counterMode_) {
       // Counter mode: the low word of the mask register is the element count and repeatTimes is ignored.
@@ -336,8 +332,7 @@ class VecInstr {
       fail(loc_,
            "%s with isSetMask=false, but the mask register selects no element (maskHigh 0x%llx, maskLow "
            "0x%llx); hint: SetVectorMask before the call, or pass the mask with isSetMask=true",
-           api_, static_cast<unsigned long long>(core_.maskHigh_),
-           static_cast<unsigned long long>(core_.maskLow_));
+           api_, static_cast<unsigned long long>(core_.maskHigh_), static_cast<unsigned long long>(core_.maskLow_));
     }
     repeats_ = repeatTimes;
     maxActiveLane_ = bits_[1] ? 64 + 63 - static_cast<uint32_t>(__builtin_clzll(bits_[1]))
@@ -368,8 +363,7 @@ class VecInstr {
 
   uint64_t activeElements() const {
     if (counter_) return total_;
-    return uint64_t{repeats_} *
-           static_cast<uint64_t>(__builtin_popcountll(bits_[0]) + __builtin_popcountll(bits_[1]));
+    return uint64_t{repeats_} * static_cast<uint64_t>(__builtin_popcountll(bits_[0]) + __builtin_popcountll(bits_[1]));
   }
 
   // Walks runs of active lanes block by block; merges runs that continue the previous one or lie inside it
@@ -380,10 +374,8 @@ class VecInstr {
     bool have = false;
     auto flush = [&] {
       if (!have) return;
-      if (isWrite)
-        core_.write(ins_, *o.ref, curStart, curEnd - curStart, o.what, loc_);
-      else
-        core_.read(ins_, *o.ref, curStart, curEnd - curStart, o.what, loc_);
+      if (isWrite) core_.write(ins_, *o.ref, curStart, curEnd - curStart, o.what, loc_);
+      else core_.read(ins_, *o.ref, curStart, curEnd - curStart, o.what, loc_);
       have = false;
     };
     auto emit = [&](uint64_t start, uint64_t len) {
@@ -444,20 +436,10 @@ class VecInstr {
 };
 
 // Strides of the structs, per operand.
-inline Stride dstOf(const AscendC::BinaryRepeatParams& p) {
-  return {p.dstBlkStride, p.dstRepStride};
-}
-inline Stride src0Of(const AscendC::BinaryRepeatParams& p) {
-  return {p.src0BlkStride, p.src0RepStride};
-}
-inline Stride src1Of(const AscendC::BinaryRepeatParams& p) {
-  return {p.src1BlkStride, p.src1RepStride};
-}
-inline Stride dstOf(const AscendC::UnaryRepeatParams& p) {
-  return {p.dstBlkStride, p.dstRepStride};
-}
-inline Stride srcOf(const AscendC::UnaryRepeatParams& p) {
-  return {p.srcBlkStride, p.srcRepStride};
-}
+inline Stride dstOf(const AscendC::BinaryRepeatParams& p) { return {p.dstBlkStride, p.dstRepStride}; }
+inline Stride src0Of(const AscendC::BinaryRepeatParams& p) { return {p.src0BlkStride, p.src0RepStride}; }
+inline Stride src1Of(const AscendC::BinaryRepeatParams& p) { return {p.src1BlkStride, p.src1RepStride}; }
+inline Stride dstOf(const AscendC::UnaryRepeatParams& p) { return {p.dstBlkStride, p.dstRepStride}; }
+inline Stride srcOf(const AscendC::UnaryRepeatParams& p) { return {p.srcBlkStride, p.srcRepStride}; }
 
 }  // namespace tcemu::vec

@@ -32,9 +32,8 @@ struct BrcbRepeatParams {
 };
 
 template <typename T>
-__aicore__ inline void Brcb(const LocalTensor<T>& dstLocal, const LocalTensor<T>& src0Local,
-                            const uint8_t repeatTimes, const BrcbRepeatParams& repeatParams,
-                            tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
+__aicore__ inline void Brcb(const LocalTensor<T>& dstLocal, const LocalTensor<T>& src0Local, const uint8_t repeatTimes,
+                            const BrcbRepeatParams& repeatParams, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   if (!tcemu::onVectorCore()) return;
   tcemu::checkDtype<T, half, bfloat16_t, int16_t, uint16_t, float, int32_t, uint32_t>("Brcb", loc);
   tcemu::Core& core = tcemu::cur();
@@ -45,8 +44,7 @@ __aicore__ inline void Brcb(const LocalTensor<T>& dstLocal, const LocalTensor<T>
   tcemu::vec::VecInstr vi("Brcb", sizeof(T), tcemu::vec::Mask::count(uint64_t{repeatTimes} * lanes), 0, loc);
   core.read(vi.index(), src0Local.ref_, 0, uint64_t{repeatTimes} * 8 * sizeof(T), "Brcb src", loc,
             tcemu::Core::Unwritten::Block);
-  tcemu::vec::Operand d =
-      vi.operand(dstLocal, {repeatParams.dstBlkStride, repeatParams.dstRepStride}, "Brcb dst");
+  tcemu::vec::Operand d = vi.operand(dstLocal, {repeatParams.dstBlkStride, repeatParams.dstRepStride}, "Brcb dst");
   vi.write(d);
   std::vector<T> src(uint64_t{repeatTimes} * 8);
   std::memcpy(static_cast<void*>(src.data()), src0Local.GetPhyAddr(), src.size() * sizeof(T));
@@ -110,8 +108,8 @@ __aicore__ inline void Gather(const LocalTensor<T>& dstLocal, const LocalTensor<
                               const uint64_t mask[], const uint8_t repeatTimes, const uint16_t dstRepStride,
                               tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   if (!tcemu::onVectorCore()) return;
-  tcemu::vec::gatherRun(dstLocal, srcLocal, srcOffsetLocal, srcBaseAddr, tcemu::vec::Mask::bitwise(mask),
-                        repeatTimes, dstRepStride, loc);
+  tcemu::vec::gatherRun(dstLocal, srcLocal, srcOffsetLocal, srcBaseAddr, tcemu::vec::Mask::bitwise(mask), repeatTimes,
+                        dstRepStride, loc);
 }
 
 // Count form: CANN issues full repeats, then one repeat for the tail with dst and offsets advanced; the mask
@@ -130,8 +128,8 @@ __aicore__ inline void Gather(const LocalTensor<T>& dstLocal, const LocalTensor<
                 count, repeats, lanes, 255 * lanes);
   }
   if (repeats > 0) {
-    tcemu::vec::gatherRun(dstLocal, srcLocal, srcOffsetLocal, srcBaseAddr,
-                          tcemu::vec::Mask::continuous(lanes), repeats, DEFAULT_REPEAT_STRIDE, loc);
+    tcemu::vec::gatherRun(dstLocal, srcLocal, srcOffsetLocal, srcBaseAddr, tcemu::vec::Mask::continuous(lanes), repeats,
+                          DEFAULT_REPEAT_STRIDE, loc);
   }
   if (tail > 0) {
     tcemu::vec::gatherRun(dstLocal[count - tail], srcLocal, srcOffsetLocal[count - tail], srcBaseAddr,
@@ -166,8 +164,8 @@ const GatherMaskMode defaultGatherMaskMode = GatherMaskMode::VERSION_V2;
 
 struct GatherMaskParams {
   GatherMaskParams() {}
-  GatherMaskParams(const uint8_t src0BlockStrideIn, const uint16_t repeatTimesIn,
-                   const uint16_t src0RepeatStrideIn, const uint8_t src1RepeatStrideIn)
+  GatherMaskParams(const uint8_t src0BlockStrideIn, const uint16_t repeatTimesIn, const uint16_t src0RepeatStrideIn,
+                   const uint8_t src1RepeatStrideIn)
       : src0BlockStride(src0BlockStrideIn),
         repeatTimes(repeatTimesIn),
         src0RepeatStride(src0RepeatStrideIn),
@@ -224,21 +222,11 @@ inline void gatherMaskRun(const AscendC::LocalTensor<T>& dst, const AscendC::Loc
     for (uint32_t e = 0; e < perRepeat; ++e) {
       bool keep;
       switch (pattern) {
-        case 0:
-          keep = (bits[e / 8] >> (e % 8)) & 1u;
-          break;
-        case 1:
-          keep = e % 2 == 0;
-          break;
-        case 2:
-          keep = e % 2 == 1;
-          break;
-        case 7:
-          keep = true;
-          break;
-        default:
-          keep = e % 4 == static_cast<uint32_t>(pattern - 3);
-          break;
+        case 0: keep = (bits[e / 8] >> (e % 8)) & 1u; break;
+        case 1: keep = e % 2 == 0; break;
+        case 2: keep = e % 2 == 1; break;
+        case 7: keep = true; break;
+        default: keep = e % 4 == static_cast<uint32_t>(pattern - 3); break;
       }
       uint64_t at = uint64_t{r} * s.stride.rep * kBlock + uint64_t{e / epb} * s.stride.blk * kBlock +
                     uint64_t{e % epb} * sizeof(T);
@@ -265,9 +253,9 @@ namespace AscendC {
 
 template <typename T, typename U, GatherMaskMode mode = defaultGatherMaskMode>
 __aicore__ inline void GatherMask(const LocalTensor<T>& dstLocal, const LocalTensor<T>& src0Local,
-                                  const LocalTensor<U>& src1Pattern, const bool reduceMode,
-                                  const uint32_t mask, const GatherMaskParams& gatherMaskParams,
-                                  uint64_t& rsvdCnt, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
+                                  const LocalTensor<U>& src1Pattern, const bool reduceMode, const uint32_t mask,
+                                  const GatherMaskParams& gatherMaskParams, uint64_t& rsvdCnt,
+                                  tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   if (!tcemu::onVectorCore()) return;
   static_assert(mode == GatherMaskMode::VERSION_V2, "GatherMask VERSION_V1 does not exist on 910B");
   using Bits = std::conditional_t<sizeof(T) == 2, uint16_t, uint32_t>;
@@ -275,12 +263,11 @@ __aicore__ inline void GatherMask(const LocalTensor<T>& dstLocal, const LocalTen
     tcemu::fail(loc,
                 "GatherMask of %s takes a src1Pattern tensor of %s, not %s; hint: declare the pattern as "
                 "LocalTensor<%s>",
-                tcemu::dtypeName<T>(), tcemu::dtypeName<Bits>(), tcemu::dtypeName<U>(),
-                tcemu::dtypeName<Bits>());
+                tcemu::dtypeName<T>(), tcemu::dtypeName<Bits>(), tcemu::dtypeName<U>(), tcemu::dtypeName<Bits>());
   }
   tcemu::vec::checkUb(src1Pattern, tcemu::kBlock, "GatherMask src1Pattern", loc);
-  tcemu::vec::gatherMaskRun(dstLocal, src0Local, &src1Pattern.ref_, 0, reduceMode, mask, gatherMaskParams,
-                            rsvdCnt, loc);
+  tcemu::vec::gatherMaskRun(dstLocal, src0Local, &src1Pattern.ref_, 0, reduceMode, mask, gatherMaskParams, rsvdCnt,
+                            loc);
 }
 
 template <typename T, GatherMaskMode mode = defaultGatherMaskMode>
@@ -290,8 +277,8 @@ __aicore__ inline void GatherMask(const LocalTensor<T>& dstLocal, const LocalTen
                                   tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   if (!tcemu::onVectorCore()) return;
   static_assert(mode == GatherMaskMode::VERSION_V2, "GatherMask VERSION_V1 does not exist on 910B");
-  tcemu::vec::gatherMaskRun(dstLocal, src0Local, nullptr, src1Pattern, reduceMode, mask, gatherMaskParams,
-                            rsvdCnt, loc);
+  tcemu::vec::gatherMaskRun(dstLocal, src0Local, nullptr, src1Pattern, reduceMode, mask, gatherMaskParams, rsvdCnt,
+                            loc);
 }
 
 __aicore__ inline int64_t GetGatherMaskRemainCount(tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {

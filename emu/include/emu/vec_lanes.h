@@ -93,10 +93,9 @@ inline Stride countStride(uint32_t widestBytes) {
 
 // dst, src0, src1 lane by lane: f(D& dst, S a, S b). `readsDst` when the instruction also reads dst.
 template <typename D, typename S, typename F>
-inline void runBinary(const char* api, const AscendC::LocalTensor<D>& dst,
-                      const AscendC::LocalTensor<S>& src0, const AscendC::LocalTensor<S>& src1,
-                      const Mask& mask, uint32_t repeatTimes, Stride sd, Stride s0, Stride s1, bool readsDst,
-                      F f, const SrcLoc& loc) {
+inline void runBinary(const char* api, const AscendC::LocalTensor<D>& dst, const AscendC::LocalTensor<S>& src0,
+                      const AscendC::LocalTensor<S>& src1, const Mask& mask, uint32_t repeatTimes, Stride sd, Stride s0,
+                      Stride s1, bool readsDst, F f, const SrcLoc& loc) {
   OperandNames names(api);
   VecInstr vi(api, static_cast<uint32_t>(std::max(sizeof(D), sizeof(S))), mask, repeatTimes, loc);
   Operand a = vi.operand(src0, s0, names.src0.c_str());
@@ -137,8 +136,8 @@ inline void runUnary(const char* api, const AscendC::LocalTensor<D>& dst, const 
 
 // dst only: f(D& dst, repeat, lane).
 template <typename D, typename F>
-inline void runFill(const char* api, const AscendC::LocalTensor<D>& dst, const Mask& mask,
-                    uint32_t repeatTimes, Stride sd, F f, const SrcLoc& loc) {
+inline void runFill(const char* api, const AscendC::LocalTensor<D>& dst, const Mask& mask, uint32_t repeatTimes,
+                    Stride sd, F f, const SrcLoc& loc) {
   OperandNames names(api);
   VecInstr vi(api, sizeof(D), mask, repeatTimes, loc);
   Operand d = vi.operand(dst, sd, names.dst.c_str());

@@ -30,10 +30,8 @@ enum class RedOp : uint8_t { Sum, Max, Min };
 
 template <typename T>
 inline T addRounded(T a, T b) {
-  if constexpr (isHalfLike<T>)
-    return fromFloat<T>(toFloat(a) + toFloat(b));
-  else
-    return a + b;
+  if constexpr (isHalfLike<T>) return fromFloat<T>(toFloat(a) + toFloat(b));
+  else return a + b;
 }
 
 // A value and where it came from, for max/min with an index.
@@ -79,7 +77,7 @@ inline void checkStride(const char* api, const char* name, int32_t v, const SrcL
 // The active lanes of every repeat, by repeat and lane; inactive lanes read as 0 and are marked in `act`.
 template <typename T>
 inline void loadLanes(VecInstr& vi, const Operand& s, std::vector<std::vector<T>>& vals,
-                   std::vector<std::vector<uint8_t>>& act) {
+                      std::vector<std::vector<uint8_t>>& act) {
   // Callers keep these per thread, so a reduction in a loop reuses the rows instead of allocating them again.
   vals.resize(vi.repeats());
   act.resize(vi.repeats());
@@ -115,12 +113,9 @@ inline Mask maskArg(int32_t mask) {
 inline uint32_t indexUnitBytes(ReduceOrder order, uint32_t elemBytes) {
   switch (order) {
     case ReduceOrder::ORDER_VALUE_INDEX:
-    case ReduceOrder::ORDER_INDEX_VALUE:
-      return 2 * elemBytes;
-    case ReduceOrder::ORDER_ONLY_VALUE:
-      return elemBytes;
-    case ReduceOrder::ORDER_ONLY_INDEX:
-      return 4;
+    case ReduceOrder::ORDER_INDEX_VALUE: return 2 * elemBytes;
+    case ReduceOrder::ORDER_ONLY_VALUE: return elemBytes;
+    case ReduceOrder::ORDER_ONLY_INDEX: return 4;
   }
   return 2 * elemBytes;
 }
@@ -128,17 +123,14 @@ inline uint32_t indexUnitBytes(ReduceOrder order, uint32_t elemBytes) {
 // One result per repeat: the sum, or the max/min with its in-repeat index laid out per `order`.
 template <typename T>
 inline void wholeReduce(const char* api, RedOp op, const AscendC::LocalTensor<T>& dst,
-                        const AscendC::LocalTensor<T>& src, const Mask& mask, int32_t repeatTimes,
-                        int32_t dstRepStride, int32_t srcBlkStride, int32_t srcRepStride, ReduceOrder order,
-                        const SrcLoc& loc) {
+                        const AscendC::LocalTensor<T>& src, const Mask& mask, int32_t repeatTimes, int32_t dstRepStride,
+                        int32_t srcBlkStride, int32_t srcRepStride, ReduceOrder order, const SrcLoc& loc) {
   checkDtype<T, half, float>(api, loc);
   if (repeatTimes < 0 || repeatTimes > AscendC::MAX_REPEAT_TIMES) {
-    fail(loc,
-         "%s repeatTimes %d is out of range [0, 255]; hint: split the work into calls of at most 255 repeats",
-         api, repeatTimes);
+    fail(loc, "%s repeatTimes %d is out of range [0, 255]; hint: split the work into calls of at most 255 repeats", api,
+         repeatTimes);
   }
-  if (static_cast<uint8_t>(order) > 3)
-    fail(loc, "%s order %d is out of range [0, 3]", api, static_cast<int>(order));
+  if (static_cast<uint8_t>(order) > 3) fail(loc, "%s order %d is out of range [0, 3]", api, static_cast<int>(order));
   checkStride(api, "dstRepStride", dstRepStride, loc);
   checkStride(api, "srcBlkStride", srcBlkStride, loc);
   checkStride(api, "srcRepStride", srcRepStride, loc);
@@ -146,8 +138,7 @@ inline void wholeReduce(const char* api, RedOp op, const AscendC::LocalTensor<T>
   std::string wd = std::string(api) + " dst", ws = std::string(api) + " src";
   checkUb(dst, unit, wd.c_str(), loc);
   VecInstr vi(api, sizeof(T), mask, static_cast<uint32_t>(repeatTimes), loc);
-  Operand s =
-      vi.operand(src, {static_cast<uint32_t>(srcBlkStride), static_cast<uint32_t>(srcRepStride)}, ws.c_str());
+  Operand s = vi.operand(src, {static_cast<uint32_t>(srcBlkStride), static_cast<uint32_t>(srcRepStride)}, ws.c_str());
   vi.read(s);
   thread_local std::vector<std::vector<T>> vals;
   thread_local std::vector<std::vector<uint8_t>> act;
@@ -180,12 +171,8 @@ inline void wholeReduce(const char* api, RedOp op, const AscendC::LocalTensor<T>
         std::memcpy(base + off, idx, sizeof(T));
         std::memcpy(base + off + sizeof(T), &b.value, sizeof(T));
         break;
-      case ReduceOrder::ORDER_ONLY_VALUE:
-        std::memcpy(base + off, &b.value, sizeof(T));
-        break;
-      case ReduceOrder::ORDER_ONLY_INDEX:
-        std::memcpy(base + off, &idx32, 4);
-        break;
+      case ReduceOrder::ORDER_ONLY_VALUE: std::memcpy(base + off, &b.value, sizeof(T)); break;
+      case ReduceOrder::ORDER_ONLY_INDEX: std::memcpy(base + off, &idx32, 4); break;
     }
   }
   if (op != RedOp::Sum && all.any) {
@@ -199,12 +186,12 @@ inline void wholeReduce(const char* api, RedOp op, const AscendC::LocalTensor<T>
 // One result per 32-byte block (8 per repeat); a block with no active lane is not written.
 template <typename T>
 inline void blockReduce(const char* api, RedOp op, const AscendC::LocalTensor<T>& dst,
-                        const AscendC::LocalTensor<T>& src, int32_t repeat, const Mask& mask,
-                        int32_t dstRepStride, int32_t srcBlkStride, int32_t srcRepStride, const SrcLoc& loc) {
+                        const AscendC::LocalTensor<T>& src, int32_t repeat, const Mask& mask, int32_t dstRepStride,
+                        int32_t srcBlkStride, int32_t srcRepStride, const SrcLoc& loc) {
   checkDtype<T, half, float>(api, loc);
   if (repeat < 0 || repeat > AscendC::MAX_REPEAT_TIMES) {
-    fail(loc, "%s repeat %d is out of range [0, 255]; hint: split the work into calls of at most 255 repeats",
-         api, repeat);
+    fail(loc, "%s repeat %d is out of range [0, 255]; hint: split the work into calls of at most 255 repeats", api,
+         repeat);
   }
   checkStride(api, "dstRepStride", dstRepStride, loc);
   checkStride(api, "srcBlkStride", srcBlkStride, loc);
@@ -212,8 +199,7 @@ inline void blockReduce(const char* api, RedOp op, const AscendC::LocalTensor<T>
   std::string wd = std::string(api) + " dst", ws = std::string(api) + " src";
   checkUb(dst, 8 * sizeof(T), wd.c_str(), loc);
   VecInstr vi(api, sizeof(T), mask, static_cast<uint32_t>(repeat), loc);
-  Operand s =
-      vi.operand(src, {static_cast<uint32_t>(srcBlkStride), static_cast<uint32_t>(srcRepStride)}, ws.c_str());
+  Operand s = vi.operand(src, {static_cast<uint32_t>(srcBlkStride), static_cast<uint32_t>(srcRepStride)}, ws.c_str());
   vi.read(s);
   thread_local std::vector<std::vector<T>> vals;
   thread_local std::vector<std::vector<uint8_t>> act;
@@ -244,8 +230,7 @@ inline void reduceInternalSync() {
 }
 
 template <typename T>
-inline void checkWork(const char* api, const AscendC::LocalTensor<T>& work, uint64_t need,
-                      const SrcLoc& loc) {
+inline void checkWork(const char* api, const AscendC::LocalTensor<T>& work, uint64_t need, const SrcLoc& loc) {
   cur().checkAlive(work.ref_, (std::string(api) + " workLocal").c_str(), loc);
   if (work.GetSize() < need) {
     fail(loc,
@@ -259,10 +244,9 @@ inline void checkWork(const char* api, const AscendC::LocalTensor<T>& work, uint
 // The whole-tensor reductions: per-repeat results into workLocal, then reduced again to dst[0] (and dst[1]
 // the index of the first extreme element, counted in elements from src, bit-cast into T, when calIndex).
 template <typename T>
-inline void reduceAll(const char* api, RedOp op, const AscendC::LocalTensor<T>& dst,
-                      const AscendC::LocalTensor<T>& src, const AscendC::LocalTensor<T>& work,
-                      const Mask& mask, int32_t repeatTimes, int32_t srcRepStride, bool calIndex,
-                      bool countForm, const SrcLoc& loc) {
+inline void reduceAll(const char* api, RedOp op, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+                      const AscendC::LocalTensor<T>& work, const Mask& mask, int32_t repeatTimes, int32_t srcRepStride,
+                      bool calIndex, bool countForm, const SrcLoc& loc) {
   checkDtype<T, half, float>(api, loc);
   if (!countForm && (repeatTimes < 0 || repeatTimes > AscendC::MAX_REPEAT_TIMES)) {
     fail(loc,
@@ -272,8 +256,7 @@ inline void reduceAll(const char* api, RedOp op, const AscendC::LocalTensor<T>& 
   }
   checkStride(api, "srcRepStride", srcRepStride, loc);
   const uint32_t epb = kBlock / sizeof(T), lanes = kRepeatBytes / sizeof(T);
-  std::string wd = std::string(api) + " dst", ws = std::string(api) + " src",
-              ww = std::string(api) + " workLocal";
+  std::string wd = std::string(api) + " dst", ws = std::string(api) + " src", ww = std::string(api) + " workLocal";
   checkUb(dst, sizeof(T), wd.c_str(), loc);
   VecInstr vi(api, sizeof(T), mask, countForm ? 0 : static_cast<uint32_t>(repeatTimes), loc);
   Operand s = vi.operand(src, {1, static_cast<uint32_t>(srcRepStride)}, ws.c_str());
@@ -341,15 +324,13 @@ inline void reduceAll(const char* api, RedOp op, const AscendC::LocalTensor<T>& 
     uint32_t idx32 = index;
     uint16_t idx16 = static_cast<uint16_t>(index);
     std::memcpy(static_cast<void*>(&out[1]),
-                sizeof(T) == 2 ? static_cast<const void*>(&idx16) : static_cast<const void*>(&idx32),
-                sizeof(T));
+                sizeof(T) == 2 ? static_cast<const void*>(&idx16) : static_cast<const void*>(&idx32), sizeof(T));
   }
   vi.finish();
   // CANN's single-repeat path with calIndex writes dst by vcmax alone, without its flag pairs.
   // A mask-form sum of more than one repeat's worth of repeat results ends in a plain vcadd, also without
   // them.
-  const bool flagless =
-      (op != RedOp::Sum && calIndex && reps == 1) || (op == RedOp::Sum && !countForm && reps > lanes);
+  const bool flagless = (op != RedOp::Sum && calIndex && reps == 1) || (op == RedOp::Sum && !countForm && reps > lanes);
   if (!flagless) reduceInternalSync();
 }
 
@@ -359,16 +340,14 @@ namespace AscendC {
 
 // --- per-repeat reductions ---------------------------------------------------------------------------------
 
-#define TCEMU_WHOLE_REDUCE(NAME, OP, MASKTYPE, ORDERPARAM, ORDERARG)                                       \
-  template <typename T, bool isSetMask = true>                                                             \
-  __aicore__ inline void NAME(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, MASKTYPE,    \
-                              const int32_t repeatTimes, const int32_t dstRepStride,                       \
-                              const int32_t srcBlkStride, const int32_t srcRepStride ORDERPARAM,           \
-                              tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {                              \
-    if (!tcemu::onVectorCore()) return;                                                                    \
-    tcemu::vec::wholeReduce(#NAME, tcemu::vec::RedOp::OP, dstLocal, srcLocal,                              \
-                            tcemu::vec::maskArg<isSetMask>(mask), repeatTimes, dstRepStride, srcBlkStride, \
-                            srcRepStride, ORDERARG, loc);                                                  \
+#define TCEMU_WHOLE_REDUCE(NAME, OP, MASKTYPE, ORDERPARAM, ORDERARG)                                                 \
+  template <typename T, bool isSetMask = true>                                                                       \
+  __aicore__ inline void NAME(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, MASKTYPE,              \
+                              const int32_t repeatTimes, const int32_t dstRepStride, const int32_t srcBlkStride,     \
+                              const int32_t srcRepStride ORDERPARAM, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) { \
+    if (!tcemu::onVectorCore()) return;                                                                              \
+    tcemu::vec::wholeReduce(#NAME, tcemu::vec::RedOp::OP, dstLocal, srcLocal, tcemu::vec::maskArg<isSetMask>(mask),  \
+                            repeatTimes, dstRepStride, srcBlkStride, srcRepStride, ORDERARG, loc);                   \
   }
 
 #define TCEMU_COMMA ,
@@ -385,16 +364,14 @@ TCEMU_WHOLE_REDUCE(WholeReduceMin, Min, const int32_t mask,
 #undef TCEMU_WHOLE_REDUCE
 
 // Repeat before mask in this family.
-#define TCEMU_BLOCK_REDUCE(NAME, OP, MASKTYPE)                                                              \
-  template <typename T, bool isSetMask = true>                                                              \
-  __aicore__ inline void NAME(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,               \
-                              const int32_t repeat, MASKTYPE, const int32_t dstRepStride,                   \
-                              const int32_t srcBlkStride, const int32_t srcRepStride,                       \
-                              tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {                               \
-    if (!tcemu::onVectorCore()) return;                                                                     \
-    tcemu::vec::blockReduce(#NAME, tcemu::vec::RedOp::OP, dstLocal, srcLocal, repeat,                       \
-                            tcemu::vec::maskArg<isSetMask>(mask), dstRepStride, srcBlkStride, srcRepStride, \
-                            loc);                                                                           \
+#define TCEMU_BLOCK_REDUCE(NAME, OP, MASKTYPE)                                                                      \
+  template <typename T, bool isSetMask = true>                                                                      \
+  __aicore__ inline void NAME(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const int32_t repeat, \
+                              MASKTYPE, const int32_t dstRepStride, const int32_t srcBlkStride,                     \
+                              const int32_t srcRepStride, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {           \
+    if (!tcemu::onVectorCore()) return;                                                                             \
+    tcemu::vec::blockReduce(#NAME, tcemu::vec::RedOp::OP, dstLocal, srcLocal, repeat,                               \
+                            tcemu::vec::maskArg<isSetMask>(mask), dstRepStride, srcBlkStride, srcRepStride, loc);   \
   }
 TCEMU_BLOCK_REDUCE(BlockReduceSum, Sum, const int32_t mask)
 TCEMU_BLOCK_REDUCE(BlockReduceSum, Sum, const uint64_t mask[])
@@ -407,9 +384,9 @@ TCEMU_BLOCK_REDUCE(BlockReduceMin, Min, const uint64_t mask[])
 
 // Sums lanes (2i, 2i+1) into result i; dstRepStride counts 128-byte units (one repeat's results).
 template <typename T, bool isSetMask, typename M>
-__aicore__ inline void pairReduceSum(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
-                                     int32_t repeat, M mask, int32_t dstRepStride, int32_t srcBlkStride,
-                                     int32_t srcRepStride, const tcemu::SrcLoc& loc) {
+__aicore__ inline void pairReduceSum(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, int32_t repeat,
+                                     M mask, int32_t dstRepStride, int32_t srcBlkStride, int32_t srcRepStride,
+                                     const tcemu::SrcLoc& loc) {
   if (!tcemu::onVectorCore()) return;
   namespace v = tcemu::vec;
   tcemu::checkDtype<T, half, float>("PairReduceSum", loc);
@@ -423,11 +400,9 @@ __aicore__ inline void pairReduceSum(const LocalTensor<T>& dstLocal, const Local
   v::checkStride("PairReduceSum", "srcBlkStride", srcBlkStride, loc);
   v::checkStride("PairReduceSum", "srcRepStride", srcRepStride, loc);
   v::checkUb(dstLocal, sizeof(T), "PairReduceSum dst", loc);
-  v::VecInstr vi("PairReduceSum", sizeof(T), tcemu::vec::maskArg<isSetMask>(mask),
-                 static_cast<uint32_t>(repeat), loc);
-  v::Operand s =
-      vi.operand(srcLocal, {static_cast<uint32_t>(srcBlkStride), static_cast<uint32_t>(srcRepStride)},
-                 "PairReduceSum src");
+  v::VecInstr vi("PairReduceSum", sizeof(T), tcemu::vec::maskArg<isSetMask>(mask), static_cast<uint32_t>(repeat), loc);
+  v::Operand s = vi.operand(srcLocal, {static_cast<uint32_t>(srcBlkStride), static_cast<uint32_t>(srcRepStride)},
+                            "PairReduceSum src");
   vi.read(s);
   thread_local std::vector<std::vector<T>> vals;
   thread_local std::vector<std::vector<uint8_t>> act;
@@ -449,30 +424,27 @@ __aicore__ inline void PairReduceSum(const LocalTensor<T>& dstLocal, const Local
                                      const int32_t repeat, const int32_t mask, const int32_t dstRepStride,
                                      const int32_t srcBlkStride, const int32_t srcRepStride,
                                      tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
-  pairReduceSum<T, isSetMask>(dstLocal, srcLocal, repeat, mask, dstRepStride, srcBlkStride, srcRepStride,
-                              loc);
+  pairReduceSum<T, isSetMask>(dstLocal, srcLocal, repeat, mask, dstRepStride, srcBlkStride, srcRepStride, loc);
 }
 template <typename T, bool isSetMask = true>
 __aicore__ inline void PairReduceSum(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
                                      const int32_t repeat, const uint64_t mask[], const int32_t dstRepStride,
                                      const int32_t srcBlkStride, const int32_t srcRepStride,
                                      tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
-  pairReduceSum<T, isSetMask>(dstLocal, srcLocal, repeat, mask, dstRepStride, srcBlkStride, srcRepStride,
-                              loc);
+  pairReduceSum<T, isSetMask>(dstLocal, srcLocal, repeat, mask, dstRepStride, srcBlkStride, srcRepStride, loc);
 }
 
 // WholeReduceSum with a continuous mask of elemsInOneRepeat; dstBlkStride is unused, as in CANN's vcadd call.
 template <typename T, bool isSetMask = true>
 __aicore__ inline void RepeatReduceSum(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
-                                       const int32_t repeat, const int32_t elemsInOneRepeat,
-                                       const int32_t dstBlkStride, const int32_t srcBlkStride,
-                                       const int32_t dstRepStride, const int32_t srcRepStride,
-                                       tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
+                                       const int32_t repeat, const int32_t elemsInOneRepeat, const int32_t dstBlkStride,
+                                       const int32_t srcBlkStride, const int32_t dstRepStride,
+                                       const int32_t srcRepStride, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   if (!tcemu::onVectorCore()) return;
   (void)dstBlkStride;
   tcemu::vec::wholeReduce("RepeatReduceSum", tcemu::vec::RedOp::Sum, dstLocal, srcLocal,
-                          tcemu::vec::maskArg<isSetMask>(elemsInOneRepeat), repeat, dstRepStride,
-                          srcBlkStride, srcRepStride, ReduceOrder::ORDER_VALUE_INDEX, loc);
+                          tcemu::vec::maskArg<isSetMask>(elemsInOneRepeat), repeat, dstRepStride, srcBlkStride,
+                          srcRepStride, ReduceOrder::ORDER_VALUE_INDEX, loc);
 }
 
 // --- whole-tensor reductions -------------------------------------------------------------------------------
@@ -487,21 +459,18 @@ __aicore__ inline void ReduceSum(const LocalTensor<T>& dstLocal, const LocalTens
     tcemu::fail(loc, "ReduceSum count %d is out of range [1, %d]", count, maxCount);
   }
   tcemu::vec::Mask m = isSetMask ? tcemu::vec::Mask::count(count) : tcemu::vec::Mask::reg();
-  tcemu::vec::reduceAll("ReduceSum", tcemu::vec::RedOp::Sum, dstLocal, srcLocal, workLocal, m, 0, 8, false,
-                        true, loc);
+  tcemu::vec::reduceAll("ReduceSum", tcemu::vec::RedOp::Sum, dstLocal, srcLocal, workLocal, m, 0, 8, false, true, loc);
 }
 
 template <typename T>
-__aicore__ inline void reduceMaxMinCount(const char* api, tcemu::vec::RedOp op,
-                                         const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
-                                         const LocalTensor<T>& workLocal, int32_t count, bool calIndex,
-                                         const tcemu::SrcLoc& loc) {
+__aicore__ inline void reduceMaxMinCount(const char* api, tcemu::vec::RedOp op, const LocalTensor<T>& dstLocal,
+                                         const LocalTensor<T>& srcLocal, const LocalTensor<T>& workLocal, int32_t count,
+                                         bool calIndex, const tcemu::SrcLoc& loc) {
   if (!tcemu::onVectorCore()) return;
   constexpr int32_t maxCount = static_cast<int32_t>(TOTAL_UB_SIZE / sizeof(T));
-  if (count < 1 || count > maxCount)
-    tcemu::fail(loc, "%s count %d is out of range [1, %d]", api, count, maxCount);
-  tcemu::vec::reduceAll(api, op, dstLocal, srcLocal, workLocal, tcemu::vec::Mask::count(count), 0, 8,
-                        calIndex, true, loc);
+  if (count < 1 || count > maxCount) tcemu::fail(loc, "%s count %d is out of range [1, %d]", api, count, maxCount);
+  tcemu::vec::reduceAll(api, op, dstLocal, srcLocal, workLocal, tcemu::vec::Mask::count(count), 0, 8, calIndex, true,
+                        loc);
 }
 
 template <typename T>
@@ -517,15 +486,14 @@ __aicore__ inline void ReduceMin(const LocalTensor<T>& dstLocal, const LocalTens
   reduceMaxMinCount("ReduceMin", tcemu::vec::RedOp::Min, dstLocal, srcLocal, workLocal, count, calIndex, loc);
 }
 
-#define TCEMU_REDUCE_MASK(NAME, OP, MASKTYPE, IDXPARAM, IDXARG)                                            \
-  template <typename T>                                                                                    \
-  __aicore__ inline void NAME(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,              \
-                              const LocalTensor<T>& workLocal, MASKTYPE, const int32_t repeatTimes,        \
-                              const int32_t srcRepStride IDXPARAM,                                         \
-                              tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {                              \
-    if (!tcemu::onVectorCore()) return;                                                                    \
-    tcemu::vec::reduceAll(#NAME, tcemu::vec::RedOp::OP, dstLocal, srcLocal, workLocal,                     \
-                          tcemu::vec::maskArg<true>(mask), repeatTimes, srcRepStride, IDXARG, false, loc); \
+#define TCEMU_REDUCE_MASK(NAME, OP, MASKTYPE, IDXPARAM, IDXARG)                                                    \
+  template <typename T>                                                                                            \
+  __aicore__ inline void NAME(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,                      \
+                              const LocalTensor<T>& workLocal, MASKTYPE, const int32_t repeatTimes,                \
+                              const int32_t srcRepStride IDXPARAM, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) { \
+    if (!tcemu::onVectorCore()) return;                                                                            \
+    tcemu::vec::reduceAll(#NAME, tcemu::vec::RedOp::OP, dstLocal, srcLocal, workLocal,                             \
+                          tcemu::vec::maskArg<true>(mask), repeatTimes, srcRepStride, IDXARG, false, loc);         \
   }
 #define TCEMU_COMMA ,
 TCEMU_REDUCE_MASK(ReduceSum, Sum, const int32_t mask, , false)
@@ -557,8 +525,7 @@ __aicore__ inline void GetReduceMaxMinCount(T& maxMinValue, T& maxMinIndex,
   if (!tcemu::onVectorCore()) return;
   tcemu::Core& core = tcemu::cur();
   core.beginScalar("GetReduceMaxMinCount", loc);
-  uint32_t value = static_cast<uint32_t>(core.maxMinCnt_),
-           index = static_cast<uint32_t>(core.maxMinCnt_ >> 32);
+  uint32_t value = static_cast<uint32_t>(core.maxMinCnt_), index = static_cast<uint32_t>(core.maxMinCnt_ >> 32);
   std::memcpy(static_cast<void*>(&maxMinValue), &value, sizeof(T));  // little-endian: the low sizeof(T) bytes
   std::memcpy(static_cast<void*>(&maxMinIndex), &index, sizeof(T));
 }

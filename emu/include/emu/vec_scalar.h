@@ -89,9 +89,9 @@ inline void checkShift(const char* api, T s, const SrcLoc& loc) {
 }
 
 template <typename Op, typename Allowed, typename T>
-inline void scalarLevel0(const char* api, const AscendC::LocalTensor<T>& dst,
-                         const AscendC::LocalTensor<T>& src, T s, const Mask& mask, uint32_t repeatTimes,
-                         const AscendC::UnaryRepeatParams& p, bool roundEn, const SrcLoc& loc) {
+inline void scalarLevel0(const char* api, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src, T s,
+                         const Mask& mask, uint32_t repeatTimes, const AscendC::UnaryRepeatParams& p, bool roundEn,
+                         const SrcLoc& loc) {
   if (!onVectorCore()) return;
   Allowed::template check<T>(api, loc);
   if constexpr (Allowed::template has<T>) {
@@ -103,16 +103,15 @@ inline void scalarLevel0(const char* api, const AscendC::LocalTensor<T>& dst,
 }
 
 template <typename Op, typename Allowed, typename T>
-inline void scalarLevel2(const char* api, const AscendC::LocalTensor<T>& dst,
-                         const AscendC::LocalTensor<T>& src, T s, int32_t calCount, const SrcLoc& loc) {
+inline void scalarLevel2(const char* api, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src, T s,
+                         int32_t calCount, const SrcLoc& loc) {
   if (!onVectorCore()) return;
   Allowed::template check<T>(api, loc);
   if constexpr (Allowed::template has<T>) {
     checkShift<Op>(api, s, loc);
     Stride c = countStride<T>(sizeof(T));
     runUnary(
-        api, dst, src, Mask::count(calCount), 1, c, c, false, [s](T& d, T a) { Op::apply(d, a, s, false); },
-        loc);
+        api, dst, src, Mask::count(calCount), 1, c, c, false, [s](T& d, T a) { Op::apply(d, a, s, false); }, loc);
   }
 }
 
@@ -121,8 +120,8 @@ inline void scalarLevel2(const char* api, const AscendC::LocalTensor<T>& dst,
 using MixedTypes = Types<half, float>;
 template <typename T, typename U>
 inline bool checkMixed(const char* api, const SrcLoc& loc) {
-  constexpr bool ok = (std::is_same_v<T, U> && kOneOf<T, half, float>) ||
-                      (std::is_same_v<T, float> && std::is_same_v<U, half>);
+  constexpr bool ok =
+      (std::is_same_v<T, U> && kOneOf<T, half, float>) || (std::is_same_v<T, float> && std::is_same_v<U, half>);
   if constexpr (!ok) {
     fail(loc,
          "%s does not support dst %s with src %s on 910B (supported: half/half, float/float, float dst with "
@@ -133,15 +132,14 @@ inline bool checkMixed(const char* api, const SrcLoc& loc) {
 }
 
 template <typename T, typename U>
-inline void axpy(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U>& src, U s,
-                 const Mask& mask, uint32_t repeatTimes, Stride sd, Stride ss, const SrcLoc& loc) {
+inline void axpy(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U>& src, U s, const Mask& mask,
+                 uint32_t repeatTimes, Stride sd, Stride ss, const SrcLoc& loc) {
   if (!onVectorCore()) return;
   if constexpr (std::is_same_v<T, float> || std::is_same_v<T, half>) {
     if (!checkMixed<T, U>("Axpy", loc)) return;
     if constexpr (std::is_same_v<U, float> || std::is_same_v<U, half>) {
       runUnary(
-          "Axpy", dst, src, mask, repeatTimes, sd, ss, true, [s](T& d, U a) { d = mulAdd<T, U>(a, s, d); },
-          loc);
+          "Axpy", dst, src, mask, repeatTimes, sd, ss, true, [s](T& d, U a) { d = mulAdd<T, U>(a, s, d); }, loc);
     }
   } else {
     checkMixed<T, U>("Axpy", loc);
@@ -150,8 +148,8 @@ inline void axpy(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<
 
 template <typename T, typename U>
 inline void mulAddDst(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U>& src0,
-                      const AscendC::LocalTensor<U>& src1, const Mask& mask, uint32_t repeatTimes, Stride sd,
-                      Stride s0, Stride s1, const SrcLoc& loc) {
+                      const AscendC::LocalTensor<U>& src1, const Mask& mask, uint32_t repeatTimes, Stride sd, Stride s0,
+                      Stride s1, const SrcLoc& loc) {
   if (!onVectorCore()) return;
   if constexpr (std::is_same_v<T, float> || std::is_same_v<T, half>) {
     if (!checkMixed<T, U>("MulAddDst", loc)) return;
@@ -167,8 +165,8 @@ inline void mulAddDst(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTe
 
 // Duplicate: every active lane of dst becomes the scalar.
 template <typename T>
-inline void duplicate(const AscendC::LocalTensor<T>& dst, T s, const Mask& mask, uint32_t repeatTimes,
-                      Stride sd, const SrcLoc& loc) {
+inline void duplicate(const AscendC::LocalTensor<T>& dst, T s, const Mask& mask, uint32_t repeatTimes, Stride sd,
+                      const SrcLoc& loc) {
   if (!onVectorCore()) return;
   DuplicateTypes::check<T>("Duplicate", loc);
   if constexpr (DuplicateTypes::has<T>)
@@ -181,8 +179,8 @@ inline void duplicate(const AscendC::LocalTensor<T>& dst, T s, const Mask& mask,
 // Floating values are computed as firstValue + index rounded once; CANN's chain of Adds matches this while
 // the indices are exact.
 template <typename T>
-inline void createVecIndex(const AscendC::LocalTensor<T>& dst, T first, const Mask& mask,
-                           uint32_t repeatTimes, Stride sd, const SrcLoc& loc) {
+inline void createVecIndex(const AscendC::LocalTensor<T>& dst, T first, const Mask& mask, uint32_t repeatTimes,
+                           Stride sd, const SrcLoc& loc) {
   if (!onVectorCore()) return;
   IndexTypes::check<T>("CreateVecIndex", loc);
   if constexpr (IndexTypes::has<T>) {
@@ -204,59 +202,53 @@ inline void createVecIndex(const AscendC::LocalTensor<T>& dst, T first, const Ma
 }  // namespace tcemu::vec
 
 // The six overloads of a tensor-scalar API: (mask[] | mask | calCount) x (const T& | const U& with U == T).
-#define TCEMU_VEC_SCALAR_API(NAME, OP, TYPES)                                                           \
-  template <typename T, bool isSetMask = true>                                                          \
-  __aicore__ inline void NAME(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,           \
-                              const T& scalarValue, uint64_t mask[], const uint8_t repeatTimes,         \
-                              const UnaryRepeatParams& repeatParams,                                    \
-                              tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {                           \
-    tcemu::vec::scalarLevel0<tcemu::vec::OP, tcemu::vec::TYPES>(#NAME, dstLocal, srcLocal, scalarValue, \
-                                                                tcemu::vec::Mask::of<isSetMask>(mask),  \
-                                                                repeatTimes, repeatParams, false, loc); \
-  }                                                                                                     \
-  template <typename T, typename U, bool isSetMask = true,                                              \
-            typename std::enable_if<std::is_same<PrimT<T>, U>::value, bool>::type = true>               \
-  __aicore__ inline void NAME(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,           \
-                              const U& scalarValue, uint64_t mask[], const uint8_t repeatTimes,         \
-                              const UnaryRepeatParams& repeatParams,                                    \
-                              tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {                           \
-    tcemu::vec::scalarLevel0<tcemu::vec::OP, tcemu::vec::TYPES>(#NAME, dstLocal, srcLocal, scalarValue, \
-                                                                tcemu::vec::Mask::of<isSetMask>(mask),  \
-                                                                repeatTimes, repeatParams, false, loc); \
-  }                                                                                                     \
-  template <typename T, bool isSetMask = true>                                                          \
-  __aicore__ inline void NAME(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,           \
-                              const T& scalarValue, uint64_t mask, const uint8_t repeatTimes,           \
-                              const UnaryRepeatParams& repeatParams,                                    \
-                              tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {                           \
-    tcemu::vec::scalarLevel0<tcemu::vec::OP, tcemu::vec::TYPES>(#NAME, dstLocal, srcLocal, scalarValue, \
-                                                                tcemu::vec::Mask::of<isSetMask>(mask),  \
-                                                                repeatTimes, repeatParams, false, loc); \
-  }                                                                                                     \
-  template <typename T, typename U, bool isSetMask = true,                                              \
-            typename std::enable_if<std::is_same<PrimT<T>, U>::value, bool>::type = true>               \
-  __aicore__ inline void NAME(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,           \
-                              const U& scalarValue, uint64_t mask, const uint8_t repeatTimes,           \
-                              const UnaryRepeatParams& repeatParams,                                    \
-                              tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {                           \
-    tcemu::vec::scalarLevel0<tcemu::vec::OP, tcemu::vec::TYPES>(#NAME, dstLocal, srcLocal, scalarValue, \
-                                                                tcemu::vec::Mask::of<isSetMask>(mask),  \
-                                                                repeatTimes, repeatParams, false, loc); \
-  }                                                                                                     \
-  template <typename T, bool isSetMask = true>                                                          \
-  __aicore__ inline void NAME(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,           \
-                              const T& scalarValue, const int32_t& calCount,                            \
-                              tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {                           \
-    tcemu::vec::scalarLevel2<tcemu::vec::OP, tcemu::vec::TYPES>(#NAME, dstLocal, srcLocal, scalarValue, \
-                                                                calCount, loc);                         \
-  }                                                                                                     \
-  template <typename T, typename U, bool isSetMask = true,                                              \
-            typename std::enable_if<std::is_same<PrimT<T>, U>::value, bool>::type = true>               \
-  __aicore__ inline void NAME(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,           \
-                              const U& scalarValue, const int32_t& calCount,                            \
-                              tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {                           \
-    tcemu::vec::scalarLevel2<tcemu::vec::OP, tcemu::vec::TYPES>(#NAME, dstLocal, srcLocal, scalarValue, \
-                                                                calCount, loc);                         \
+#define TCEMU_VEC_SCALAR_API(NAME, OP, TYPES)                                                                       \
+  template <typename T, bool isSetMask = true>                                                                      \
+  __aicore__ inline void NAME(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const T& scalarValue, \
+                              uint64_t mask[], const uint8_t repeatTimes, const UnaryRepeatParams& repeatParams,    \
+                              tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {                                       \
+    tcemu::vec::scalarLevel0<tcemu::vec::OP, tcemu::vec::TYPES>(#NAME, dstLocal, srcLocal, scalarValue,             \
+                                                                tcemu::vec::Mask::of<isSetMask>(mask), repeatTimes, \
+                                                                repeatParams, false, loc);                          \
+  }                                                                                                                 \
+  template <typename T, typename U, bool isSetMask = true,                                                          \
+            typename std::enable_if<std::is_same<PrimT<T>, U>::value, bool>::type = true>                           \
+  __aicore__ inline void NAME(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const U& scalarValue, \
+                              uint64_t mask[], const uint8_t repeatTimes, const UnaryRepeatParams& repeatParams,    \
+                              tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {                                       \
+    tcemu::vec::scalarLevel0<tcemu::vec::OP, tcemu::vec::TYPES>(#NAME, dstLocal, srcLocal, scalarValue,             \
+                                                                tcemu::vec::Mask::of<isSetMask>(mask), repeatTimes, \
+                                                                repeatParams, false, loc);                          \
+  }                                                                                                                 \
+  template <typename T, bool isSetMask = true>                                                                      \
+  __aicore__ inline void NAME(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const T& scalarValue, \
+                              uint64_t mask, const uint8_t repeatTimes, const UnaryRepeatParams& repeatParams,      \
+                              tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {                                       \
+    tcemu::vec::scalarLevel0<tcemu::vec::OP, tcemu::vec::TYPES>(#NAME, dstLocal, srcLocal, scalarValue,             \
+                                                                tcemu::vec::Mask::of<isSetMask>(mask), repeatTimes, \
+                                                                repeatParams, false, loc);                          \
+  }                                                                                                                 \
+  template <typename T, typename U, bool isSetMask = true,                                                          \
+            typename std::enable_if<std::is_same<PrimT<T>, U>::value, bool>::type = true>                           \
+  __aicore__ inline void NAME(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const U& scalarValue, \
+                              uint64_t mask, const uint8_t repeatTimes, const UnaryRepeatParams& repeatParams,      \
+                              tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {                                       \
+    tcemu::vec::scalarLevel0<tcemu::vec::OP, tcemu::vec::TYPES>(#NAME, dstLocal, srcLocal, scalarValue,             \
+                                                                tcemu::vec::Mask::of<isSetMask>(mask), repeatTimes, \
+                                                                repeatParams, false, loc);                          \
+  }                                                                                                                 \
+  template <typename T, bool isSetMask = true>                                                                      \
+  __aicore__ inline void NAME(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const T& scalarValue, \
+                              const int32_t& calCount, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {              \
+    tcemu::vec::scalarLevel2<tcemu::vec::OP, tcemu::vec::TYPES>(#NAME, dstLocal, srcLocal, scalarValue, calCount,   \
+                                                                loc);                                               \
+  }                                                                                                                 \
+  template <typename T, typename U, bool isSetMask = true,                                                          \
+            typename std::enable_if<std::is_same<PrimT<T>, U>::value, bool>::type = true>                           \
+  __aicore__ inline void NAME(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const U& scalarValue, \
+                              const int32_t& calCount, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {              \
+    tcemu::vec::scalarLevel2<tcemu::vec::OP, tcemu::vec::TYPES>(#NAME, dstLocal, srcLocal, scalarValue, calCount,   \
+                                                                loc);                                               \
   }
 
 namespace AscendC {
@@ -271,55 +263,49 @@ TCEMU_VEC_SCALAR_API(ShiftLeft, ShiftLeftOp, ShiftTypes)
 // ShiftRight's mask forms take a trailing `bool roundEn` (defaulted only in the `const T&` forms, as in
 // CANN).
 template <typename T, bool isSetMask = true>
-__aicore__ inline void ShiftRight(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
-                                  const T& scalarValue, uint64_t mask[], const uint8_t repeatTimes,
-                                  const UnaryRepeatParams& repeatParams, bool roundEn = false,
-                                  tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
+__aicore__ inline void ShiftRight(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const T& scalarValue,
+                                  uint64_t mask[], const uint8_t repeatTimes, const UnaryRepeatParams& repeatParams,
+                                  bool roundEn = false, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   tcemu::vec::scalarLevel0<tcemu::vec::ShiftRightOp, tcemu::vec::ShiftTypes>(
-      "ShiftRight", dstLocal, srcLocal, scalarValue, tcemu::vec::Mask::of<isSetMask>(mask), repeatTimes,
-      repeatParams, roundEn, loc);
+      "ShiftRight", dstLocal, srcLocal, scalarValue, tcemu::vec::Mask::of<isSetMask>(mask), repeatTimes, repeatParams,
+      roundEn, loc);
 }
 template <typename T, typename U, bool isSetMask = true,
           typename std::enable_if<std::is_same<PrimT<T>, U>::value, bool>::type = true>
-__aicore__ inline void ShiftRight(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
-                                  const U& scalarValue, uint64_t mask[], const uint8_t repeatTimes,
-                                  const UnaryRepeatParams& repeatParams, bool roundEn,
-                                  tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
+__aicore__ inline void ShiftRight(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const U& scalarValue,
+                                  uint64_t mask[], const uint8_t repeatTimes, const UnaryRepeatParams& repeatParams,
+                                  bool roundEn, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   tcemu::vec::scalarLevel0<tcemu::vec::ShiftRightOp, tcemu::vec::ShiftTypes>(
-      "ShiftRight", dstLocal, srcLocal, scalarValue, tcemu::vec::Mask::of<isSetMask>(mask), repeatTimes,
-      repeatParams, roundEn, loc);
+      "ShiftRight", dstLocal, srcLocal, scalarValue, tcemu::vec::Mask::of<isSetMask>(mask), repeatTimes, repeatParams,
+      roundEn, loc);
 }
 template <typename T, bool isSetMask = true>
-__aicore__ inline void ShiftRight(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
-                                  const T& scalarValue, uint64_t mask, const uint8_t repeatTimes,
-                                  const UnaryRepeatParams& repeatParams, bool roundEn = false,
-                                  tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
+__aicore__ inline void ShiftRight(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const T& scalarValue,
+                                  uint64_t mask, const uint8_t repeatTimes, const UnaryRepeatParams& repeatParams,
+                                  bool roundEn = false, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   tcemu::vec::scalarLevel0<tcemu::vec::ShiftRightOp, tcemu::vec::ShiftTypes>(
-      "ShiftRight", dstLocal, srcLocal, scalarValue, tcemu::vec::Mask::of<isSetMask>(mask), repeatTimes,
-      repeatParams, roundEn, loc);
+      "ShiftRight", dstLocal, srcLocal, scalarValue, tcemu::vec::Mask::of<isSetMask>(mask), repeatTimes, repeatParams,
+      roundEn, loc);
 }
 template <typename T, typename U, bool isSetMask = true,
           typename std::enable_if<std::is_same<PrimT<T>, U>::value, bool>::type = true>
-__aicore__ inline void ShiftRight(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
-                                  const U& scalarValue, uint64_t mask, const uint8_t repeatTimes,
-                                  const UnaryRepeatParams& repeatParams, bool roundEn,
-                                  tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
+__aicore__ inline void ShiftRight(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const U& scalarValue,
+                                  uint64_t mask, const uint8_t repeatTimes, const UnaryRepeatParams& repeatParams,
+                                  bool roundEn, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   tcemu::vec::scalarLevel0<tcemu::vec::ShiftRightOp, tcemu::vec::ShiftTypes>(
-      "ShiftRight", dstLocal, srcLocal, scalarValue, tcemu::vec::Mask::of<isSetMask>(mask), repeatTimes,
-      repeatParams, roundEn, loc);
+      "ShiftRight", dstLocal, srcLocal, scalarValue, tcemu::vec::Mask::of<isSetMask>(mask), repeatTimes, repeatParams,
+      roundEn, loc);
 }
 template <typename T, bool isSetMask = true>
-__aicore__ inline void ShiftRight(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
-                                  const T& scalarValue, const int32_t& calCount,
-                                  tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
+__aicore__ inline void ShiftRight(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const T& scalarValue,
+                                  const int32_t& calCount, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   tcemu::vec::scalarLevel2<tcemu::vec::ShiftRightOp, tcemu::vec::ShiftTypes>("ShiftRight", dstLocal, srcLocal,
                                                                              scalarValue, calCount, loc);
 }
 template <typename T, typename U, bool isSetMask = true,
           typename std::enable_if<std::is_same<PrimT<T>, U>::value, bool>::type = true>
-__aicore__ inline void ShiftRight(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
-                                  const U& scalarValue, const int32_t& calCount,
-                                  tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
+__aicore__ inline void ShiftRight(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const U& scalarValue,
+                                  const int32_t& calCount, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   tcemu::vec::scalarLevel2<tcemu::vec::ShiftRightOp, tcemu::vec::ShiftTypes>("ShiftRight", dstLocal, srcLocal,
                                                                              scalarValue, calCount, loc);
 }
@@ -330,22 +316,20 @@ __aicore__ inline void ShiftRight(const LocalTensor<T>& dstLocal, const LocalTen
 template <typename T, bool isSetMask = true>
 __aicore__ inline void Duplicate(const LocalTensor<T>& dstLocal, const T& scalarValue, uint64_t mask,
                                  const uint8_t repeatTimes, const uint16_t dstBlockStride,
-                                 const uint8_t dstRepeatStride,
-                                 tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
+                                 const uint8_t dstRepeatStride, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   tcemu::vec::duplicate(dstLocal, scalarValue, tcemu::vec::Mask::of<isSetMask>(mask), repeatTimes,
                         {dstBlockStride, dstRepeatStride}, loc);
 }
 template <typename T, bool isSetMask = true>
 __aicore__ inline void Duplicate(const LocalTensor<T>& dstLocal, const T& scalarValue, uint64_t mask[],
                                  const uint8_t repeatTimes, const uint16_t dstBlockStride,
-                                 const uint8_t dstRepeatStride,
-                                 tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
+                                 const uint8_t dstRepeatStride, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   tcemu::vec::duplicate(dstLocal, scalarValue, tcemu::vec::Mask::of<isSetMask>(mask), repeatTimes,
                         {dstBlockStride, dstRepeatStride}, loc);
 }
 template <typename T>
-__aicore__ inline void Duplicate(const LocalTensor<T>& dstLocal, const T& scalarValue,
-                                 const int32_t& calCount, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
+__aicore__ inline void Duplicate(const LocalTensor<T>& dstLocal, const T& scalarValue, const int32_t& calCount,
+                                 tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   tcemu::vec::duplicate(dstLocal, scalarValue, tcemu::vec::Mask::count(calCount), 1,
                         tcemu::vec::countStride<T>(sizeof(T)), loc);
 }
@@ -354,8 +338,8 @@ __aicore__ inline void Duplicate(const LocalTensor<T>& dstLocal, const T& scalar
 // ----------------------------------------------------------
 
 template <typename T>
-__aicore__ inline void CreateVecIndex(LocalTensor<T>& dstLocal, const T& firstValue, uint64_t mask,
-                                      uint8_t repeatTimes, uint16_t dstBlkStride, uint8_t dstRepStride,
+__aicore__ inline void CreateVecIndex(LocalTensor<T>& dstLocal, const T& firstValue, uint64_t mask, uint8_t repeatTimes,
+                                      uint16_t dstBlkStride, uint8_t dstRepStride,
                                       tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   tcemu::vec::createVecIndex(dstLocal, firstValue, tcemu::vec::Mask::continuous(mask), repeatTimes,
                              {dstBlkStride, dstRepStride}, loc);
@@ -372,8 +356,7 @@ template <typename T>
 __aicore__ inline void CreateVecIndex(LocalTensor<T> dstLocal, const T& firstValue, uint32_t calCount,
                                       tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   int64_t perBlock = static_cast<int64_t>(tcemu::kBlock / sizeof(T));
-  tcemu::vec::createVecIndex(dstLocal, firstValue,
-                             tcemu::vec::Mask::count(std::max<int64_t>(calCount, perBlock)), 1,
+  tcemu::vec::createVecIndex(dstLocal, firstValue, tcemu::vec::Mask::count(std::max<int64_t>(calCount, perBlock)), 1,
                              tcemu::vec::countStride<T>(sizeof(T)), loc);
 }
 
@@ -381,25 +364,22 @@ __aicore__ inline void CreateVecIndex(LocalTensor<T> dstLocal, const T& firstVal
 // -------------------------------------------------------------------------------------------
 
 template <typename T, typename U, bool isSetMask = true>
-__aicore__ inline void Axpy(const LocalTensor<T>& dstLocal, const LocalTensor<U>& srcLocal,
-                            const U& scalarValue, uint64_t mask, const uint8_t repeatTimes,
-                            const UnaryRepeatParams& repeatParams,
+__aicore__ inline void Axpy(const LocalTensor<T>& dstLocal, const LocalTensor<U>& srcLocal, const U& scalarValue,
+                            uint64_t mask, const uint8_t repeatTimes, const UnaryRepeatParams& repeatParams,
                             tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   tcemu::vec::axpy(dstLocal, srcLocal, scalarValue, tcemu::vec::Mask::of<isSetMask>(mask), repeatTimes,
                    tcemu::vec::dstOf(repeatParams), tcemu::vec::srcOf(repeatParams), loc);
 }
 template <typename T, typename U, bool isSetMask = true>
-__aicore__ inline void Axpy(const LocalTensor<T>& dstLocal, const LocalTensor<U>& srcLocal,
-                            const U& scalarValue, uint64_t mask[], const uint8_t repeatTimes,
-                            const UnaryRepeatParams& repeatParams,
+__aicore__ inline void Axpy(const LocalTensor<T>& dstLocal, const LocalTensor<U>& srcLocal, const U& scalarValue,
+                            uint64_t mask[], const uint8_t repeatTimes, const UnaryRepeatParams& repeatParams,
                             tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   tcemu::vec::axpy(dstLocal, srcLocal, scalarValue, tcemu::vec::Mask::of<isSetMask>(mask), repeatTimes,
                    tcemu::vec::dstOf(repeatParams), tcemu::vec::srcOf(repeatParams), loc);
 }
 template <typename T, typename U>
-__aicore__ inline void Axpy(const LocalTensor<T>& dstLocal, const LocalTensor<U>& srcLocal,
-                            const U& scalarValue, const int32_t& calCount,
-                            tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
+__aicore__ inline void Axpy(const LocalTensor<T>& dstLocal, const LocalTensor<U>& srcLocal, const U& scalarValue,
+                            const int32_t& calCount, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   constexpr uint32_t widest = sizeof(T) > sizeof(U) ? sizeof(T) : sizeof(U);
   tcemu::vec::axpy(dstLocal, srcLocal, scalarValue, tcemu::vec::Mask::count(calCount), 1,
                    tcemu::vec::countStride<T>(widest), tcemu::vec::countStride<U>(widest), loc);
@@ -407,9 +387,8 @@ __aicore__ inline void Axpy(const LocalTensor<T>& dstLocal, const LocalTensor<U>
 
 template <typename T, typename U, bool isSetMask = true>
 __aicore__ inline void MulAddDst(const LocalTensor<T>& dstLocal, const LocalTensor<U>& src0Local,
-                                 const LocalTensor<U>& src1Local, const uint64_t mask[],
-                                 const uint8_t repeatTimes, const BinaryRepeatParams& repeatParams,
-                                 tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
+                                 const LocalTensor<U>& src1Local, const uint64_t mask[], const uint8_t repeatTimes,
+                                 const BinaryRepeatParams& repeatParams, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   tcemu::vec::mulAddDst(dstLocal, src0Local, src1Local, tcemu::vec::Mask::of<isSetMask>(mask), repeatTimes,
                         tcemu::vec::dstOf(repeatParams), tcemu::vec::src0Of(repeatParams),
                         tcemu::vec::src1Of(repeatParams), loc);
@@ -417,8 +396,7 @@ __aicore__ inline void MulAddDst(const LocalTensor<T>& dstLocal, const LocalTens
 template <typename T, typename U, bool isSetMask = true>
 __aicore__ inline void MulAddDst(const LocalTensor<T>& dstLocal, const LocalTensor<U>& src0Local,
                                  const LocalTensor<U>& src1Local, uint64_t mask, const uint8_t repeatTimes,
-                                 const BinaryRepeatParams& repeatParams,
-                                 tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
+                                 const BinaryRepeatParams& repeatParams, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
   tcemu::vec::mulAddDst(dstLocal, src0Local, src1Local, tcemu::vec::Mask::of<isSetMask>(mask), repeatTimes,
                         tcemu::vec::dstOf(repeatParams), tcemu::vec::src0Of(repeatParams),
                         tcemu::vec::src1Of(repeatParams), loc);

@@ -22,42 +22,27 @@ void applySymbolOverride(const AscendC::LocalTensor<T>& dst, const AscendC::Symb
       const auto& b = *expr.src1;
       int32_t n = static_cast<int32_t>(dst.GetSize());
       switch (expr.op) {
-        case SymbolOp::Add:
-          AscendC::Add(dst, a, b, n, loc);
-          return;
-        case SymbolOp::Sub:
-          AscendC::Sub(dst, a, b, n, loc);
-          return;
-        case SymbolOp::Mul:
-          AscendC::Mul(dst, a, b, n, loc);
-          return;
-        case SymbolOp::Div:
-          AscendC::Div(dst, a, b, n, loc);
-          return;
+        case SymbolOp::Add: AscendC::Add(dst, a, b, n, loc); return;
+        case SymbolOp::Sub: AscendC::Sub(dst, a, b, n, loc); return;
+        case SymbolOp::Mul: AscendC::Mul(dst, a, b, n, loc); return;
+        case SymbolOp::Div: AscendC::Div(dst, a, b, n, loc); return;
         // 32-bit And/Or run on 16-bit lanes (see BitCountTypes): CANN passes twice the element count.
-        case SymbolOp::Or:
-          AscendC::Or(dst, a, b, sizeof(T) == 4 ? 2 * n : n, loc);
-          return;
-        case SymbolOp::And:
-          AscendC::And(dst, a, b, sizeof(T) == 4 ? 2 * n : n, loc);
-          return;
-        default:
-          break;
+        case SymbolOp::Or: AscendC::Or(dst, a, b, sizeof(T) == 4 ? 2 * n : n, loc); return;
+        case SymbolOp::And: AscendC::And(dst, a, b, sizeof(T) == 4 ? 2 * n : n, loc); return;
+        default: break;
       }
     } else {
-      fail(
-          loc,
-          "LocalTensor operator %s needs dst and sources of one dtype, but dst is %s and the sources are %s; "
-          "hint: Cast the sources to %s first",
-          opName, dtypeName<T>(), dtypeName<U>(), dtypeName<T>());
+      fail(loc,
+           "LocalTensor operator %s needs dst and sources of one dtype, but dst is %s and the sources are %s; "
+           "hint: Cast the sources to %s first",
+           opName, dtypeName<T>(), dtypeName<U>(), dtypeName<T>());
     }
     return;
   }
   static const AscendC::CMPMODE modes[] = {AscendC::CMPMODE::LT, AscendC::CMPMODE::GT, AscendC::CMPMODE::EQ,
                                            AscendC::CMPMODE::LE, AscendC::CMPMODE::GE, AscendC::CMPMODE::NE};
-  AscendC::Compare(dst, *expr.src0, *expr.src1,
-                   modes[static_cast<int>(expr.op) - static_cast<int>(SymbolOp::LT)], expr.src0->GetSize(),
-                   loc);
+  AscendC::Compare(dst, *expr.src0, *expr.src1, modes[static_cast<int>(expr.op) - static_cast<int>(SymbolOp::LT)],
+                   expr.src0->GetSize(), loc);
 }
 
 }  // namespace tcemu

@@ -9,11 +9,14 @@
 #pragma pack(push, 8)
 // SoftMax and LogSoftMax share one tiling layout (the same fields in CANN): the list, once, for the kernel structs
 // here and the host structs of tiling/hl_tiling.h.
+// X-macro lists and packed enumerators are laid out by hand, several per line.
+// clang-format off
 #define TCEMU_SOFTMAX_TILING_FIELDS(F)                                                                         \
   F(uint32_t, srcM) F(uint32_t, srcK) F(uint32_t, srcSize) F(uint32_t, outMaxM) F(uint32_t, outMaxK)           \
   F(uint32_t, outMaxSize) F(uint32_t, splitM) F(uint32_t, splitK) F(uint32_t, splitSize) F(uint32_t, reduceM)  \
   F(uint32_t, reduceK) F(uint32_t, reduceSize) F(uint32_t, rangeM) F(uint32_t, tailM) F(uint32_t, tailSplitSize) \
   F(uint32_t, tailReduceSize)
+// clang-format on
 #define TCEMU_KERNEL_TILING_MEMBER(type, name) type name = 0;
 
 struct SoftMaxTiling {

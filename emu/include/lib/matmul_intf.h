@@ -24,7 +24,8 @@ inline void initObjs(AscendC::TPipe* pipe, MM& mm, const TCubeTiling* tiling, Re
 template <class... Objs>
 inline bool registerObjs(const SrcLoc& loc, AscendC::TPipe* pipe, GM_ADDR workspace, Objs&&... objs) {
   if (workspace == nullptr) {
-    fail(loc, "REGIST_MATMUL_OBJ with a null system workspace: the matmul client and server exchange messages "
+    fail(loc,
+         "REGIST_MATMUL_OBJ with a null system workspace: the matmul client and server exchange messages "
          "through it; hint: pass GetSysWorkSpacePtr() after SetSysWorkspace(workspace), and reserve "
          "GetLibApiWorkSpaceSize() bytes of workspace on the host");
   }

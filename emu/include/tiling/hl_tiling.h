@@ -48,12 +48,12 @@ inline void rowsAndLast(const ge::Shape& s, uint64_t& rows, uint32_t& last) {
 }  // namespace tcemu::hl
 
 // Host tiling structs: the kernel struct's fields plus the set_x/get_x accessors of CANN's TILING_DATA_FIELD_DEF.
-#define TCEMU_TILING_FIELD(type, name) \
+#define TCEMU_TILING_FIELD(type, name)  \
   void set_##name(type v) { name = v; } \
   type get_##name() const { return name; }
-#define TCEMU_TILING_COMMON(Kernel)                                                              \
-  size_t GetDataSize() const { return sizeof(::Kernel); }                                        \
-  void SaveToBuffer(void* pData, size_t capacity) const {                                        \
+#define TCEMU_TILING_COMMON(Kernel)                                                               \
+  size_t GetDataSize() const { return sizeof(::Kernel); }                                         \
+  void SaveToBuffer(void* pData, size_t capacity) const {                                         \
     std::memcpy(pData, static_cast<const ::Kernel*>(this), std::min(capacity, sizeof(::Kernel))); \
   }
 

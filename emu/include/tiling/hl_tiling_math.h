@@ -24,8 +24,11 @@ inline void floatCopiesFactor(uint32_t nodes, uint32_t typeSize, uint32_t& maxLi
 }
 
 // Gated activations: half keeps three float copies (both inputs and the result), float none (ReGlu one).
-inline uint32_t gluNodes(uint32_t typeSize, bool floatNeedsTmp) { return typeSize == 2 ? 3u : (floatNeedsTmp ? 1u : 0u); }
-inline void gluSizes(const ge::Shape& s, uint32_t typeSize, bool floatNeedsTmp, uint32_t& maxValue, uint32_t& minValue) {
+inline uint32_t gluNodes(uint32_t typeSize, bool floatNeedsTmp) {
+  return typeSize == 2 ? 3u : (floatNeedsTmp ? 1u : 0u);
+}
+inline void gluSizes(const ge::Shape& s, uint32_t typeSize, bool floatNeedsTmp, uint32_t& maxValue,
+                     uint32_t& minValue) {
   minValue = gluMinTmp(typeSize, floatNeedsTmp);
   uint64_t perNode = std::max<uint64_t>(roundUp(shapeCount(s) * 4, 256), 256);
   maxValue = static_cast<uint32_t>(gluNodes(typeSize, floatNeedsTmp) * perNode);
@@ -36,13 +39,13 @@ inline void gluSizes(const ge::Shape& s, uint32_t typeSize, bool floatNeedsTmp, 
 namespace AscendC {
 
 #define TCEMU_HL_ELEMENTWISE_QUERIES(Api)                                                                            \
-  inline void Get##Api##MaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource, \
+  inline void Get##Api##MaxMinTmpSize(const ge::Shape& srcShape, const uint32_t typeSize, const bool isReuseSource,  \
                                       uint32_t& maxValue, uint32_t& minValue) {                                      \
     (void)isReuseSource;                                                                                             \
     tcemuElementwiseSizes(srcShape, typeSize, maxValue, minValue);                                                   \
   }                                                                                                                  \
   inline void Get##Api##TmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiveNodeCnt, uint32_t& extraBuf) { \
-    tcemu::hl::floatCopiesFactor(tcemu::hl::elementwiseLiveNodes(typeSize), typeSize, maxLiveNodeCnt, extraBuf);    \
+    tcemu::hl::floatCopiesFactor(tcemu::hl::elementwiseLiveNodes(typeSize), typeSize, maxLiveNodeCnt, extraBuf);     \
   }
 
 TCEMU_HL_ELEMENTWISE_QUERIES(Sin)

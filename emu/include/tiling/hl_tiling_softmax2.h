@@ -32,7 +32,7 @@ inline void LogSoftMaxTilingFunc(const ge::Shape srcShape, const uint32_t dataTy
   optiling::SoftMaxTiling t;
   SoftMaxTilingFunc(srcShape, dataTypeSize, localWorkSpaceSize, t);
   static_cast<::LogSoftMaxTiling&>(softmaxTiling) = ::LogSoftMaxTiling{
-      t.srcM,    t.srcK,    t.srcSize,    t.outMaxM, t.outMaxK, t.outMaxSize,    t.splitM,       t.splitK,
+      t.srcM,      t.srcK,    t.srcSize, t.outMaxM,    t.outMaxK, t.outMaxSize, t.splitM,        t.splitK,
       t.splitSize, t.reduceM, t.reduceK, t.reduceSize, t.rangeM,  t.tailM,      t.tailSplitSize, t.tailReduceSize};
 }
 

@@ -80,24 +80,35 @@ constexpr int32_t FP16_BYTES = 2;
 constexpr int32_t C0_SIZE = 16;
 constexpr int32_t C0_BYTE_SIZE = 32;
 
+// clang-format off
 enum class DataType : int32_t {
   DT_FLOAT = 0, DT_FLOAT16 = 1, DT_INT8 = 2, DT_INT32 = 3, DT_UINT8 = 4, DT_INT16 = 6, DT_UINT16 = 7, DT_UINT32 = 8,
   DT_INT64 = 9, DT_UINT64 = 10, DT_DOUBLE = 11, DT_BOOL = 12, DT_STRING = 13, DT_BF16 = 27, DT_UNDEFINED = 28,
   DT_INT4 = 29, DT_BFLOAT16 = 33, DT_MAX = 34
 };
+// clang-format on
 
 inline uint32_t dataTypeBytes(DataType t) {
   switch (t) {
-    case DataType::DT_FLOAT: case DataType::DT_INT32: case DataType::DT_UINT32: return 4;
-    case DataType::DT_FLOAT16: case DataType::DT_BF16: case DataType::DT_BFLOAT16: case DataType::DT_INT16:
+    case DataType::DT_FLOAT:
+    case DataType::DT_INT32:
+    case DataType::DT_UINT32: return 4;
+    case DataType::DT_FLOAT16:
+    case DataType::DT_BF16:
+    case DataType::DT_BFLOAT16:
+    case DataType::DT_INT16:
     case DataType::DT_UINT16: return 2;
-    case DataType::DT_INT64: case DataType::DT_UINT64: case DataType::DT_DOUBLE: return 8;
+    case DataType::DT_INT64:
+    case DataType::DT_UINT64:
+    case DataType::DT_DOUBLE: return 8;
     default: return 1;
   }
 }
 
+// clang-format off
 enum class TPosition : int32_t { GM, A1, A2, B1, B2, C1, C2, CO1, CO2, VECIN, VECOUT, VECCALC, LCM = VECCALC, SPM,
                                  SHM = SPM, TSCM, MAX };
+// clang-format on
 enum class CubeFormat : int32_t { ND = 0, NZ, ZN, ZZ, NN, ND_ALIGN, SCALAR, VECTOR };
 enum class MatrixTraverse : int32_t { NOSET = 0, FIRSTM = 1, FIRSTN = 2 };
 enum class MatrixMadType : int32_t { NORMAL = 0, HF32 = 1 };
@@ -160,7 +171,9 @@ class MatmulApiTilingBase {
     k_ = k;
     return m > 0 && n > 0 && k > 0 ? 0 : -1;
   }
-  int32_t SetOrgShape(int32_t orgMIn, int32_t orgNIn, int32_t orgKIn) { return SetOrgShape(orgMIn, orgNIn, orgKIn, orgKIn); }
+  int32_t SetOrgShape(int32_t orgMIn, int32_t orgNIn, int32_t orgKIn) {
+    return SetOrgShape(orgMIn, orgNIn, orgKIn, orgKIn);
+  }
   int32_t SetOrgShape(int32_t orgMIn, int32_t orgNIn, int32_t orgKaIn, int32_t orgKbIn) {
     orgM_ = orgMIn;
     orgN_ = orgNIn;

@@ -80,8 +80,10 @@ struct MatmulConfig {
 };
 
 constexpr MatmulConfig GetNormalConfig(const bool intrinsicsLimit = false, const bool batchLoop = false,
-                                       const bool isVecND2NZ = false, const BatchMode bmmMode = BatchMode::BATCH_LESS_THAN_L1,
-                                       const bool isMsgReuse = true, const IterateOrder iterateOrder = IterateOrder::UNDEF,
+                                       const bool isVecND2NZ = false,
+                                       const BatchMode bmmMode = BatchMode::BATCH_LESS_THAN_L1,
+                                       const bool isMsgReuse = true,
+                                       const IterateOrder iterateOrder = IterateOrder::UNDEF,
                                        const ScheduleType scheduleType = ScheduleType::INNER_PRODUCT,
                                        const bool enUnitFlag = true, const bool enableMixDualMaster = false) {
   MatmulConfig c{};

@@ -55,17 +55,22 @@ class MatmulImpl {
     tcemu::checkDtype<SrcBT, half, float, bfloat16_t>("Matmul B type", loc);
     tcemu::checkDtype<DstT, half, float, bfloat16_t>("Matmul C type", loc);
     if (!std::is_same_v<SrcAT, SrcBT>) {
-      tcemu::fail(loc, "Matmul with A of %s and B of %s: the cube unit multiplies equal input types; hint: use the "
-                  "same TYPE in both MatmulType", tcemu::dtypeName<SrcAT>(), tcemu::dtypeName<SrcBT>());
+      tcemu::fail(loc,
+                  "Matmul with A of %s and B of %s: the cube unit multiplies equal input types; hint: use the "
+                  "same TYPE in both MatmulType",
+                  tcemu::dtypeName<SrcAT>(), tcemu::dtypeName<SrcBT>());
     }
     if (A_TYPE::format != CubeFormat::ND || B_TYPE::format != CubeFormat::ND || C_TYPE::format != CubeFormat::ND) {
-      tcemu::fail(loc, "Matmul with a %s operand: the emulator implements ND A, B and C in GM only; hint: declare "
+      tcemu::fail(loc,
+                  "Matmul with a %s operand: the emulator implements ND A, B and C in GM only; hint: declare "
                   "MatmulType<TPosition::GM, CubeFormat::ND, ...> for A, B and C",
-                  A_TYPE::format != CubeFormat::ND ? "non-ND A" : B_TYPE::format != CubeFormat::ND ? "non-ND B"
-                                                                                                  : "non-ND C");
+                  A_TYPE::format != CubeFormat::ND   ? "non-ND A"
+                  : B_TYPE::format != CubeFormat::ND ? "non-ND B"
+                                                     : "non-ND C");
     }
     if (A_TYPE::pos != TPosition::GM || B_TYPE::pos != TPosition::GM) {
-      tcemu::fail(loc, "Matmul with A or B outside GM: the emulator implements GM inputs only; hint: declare "
+      tcemu::fail(loc,
+                  "Matmul with A or B outside GM: the emulator implements GM inputs only; hint: declare "
                   "MatmulType<TPosition::GM, ...> for A and B");
     }
     if (cubeTiling == nullptr) {
@@ -74,7 +79,8 @@ class MatmulImpl {
     const TCubeTiling& t = *cubeTiling;
     if (t.baseM <= 0 || t.baseN <= 0 || t.baseK <= 0 || t.singleCoreM <= 0 || t.singleCoreN <= 0 ||
         t.singleCoreK <= 0) {
-      tcemu::fail(loc, "Matmul Init with an incomplete tiling: baseM/N/K = %d/%d/%d, singleCoreM/N/K = %d/%d/%d must "
+      tcemu::fail(loc,
+                  "Matmul Init with an incomplete tiling: baseM/N/K = %d/%d/%d, singleCoreM/N/K = %d/%d/%d must "
                   "all be positive; hint: fill the tiling with MultiCoreMatmulTiling::GetTiling on the host",
                   t.baseM, t.baseN, t.baseK, t.singleCoreM, t.singleCoreN, t.singleCoreK);
     }
@@ -159,7 +165,8 @@ class MatmulImpl {
   bool Iterate(bool enPartialSum = false, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
     checkReady("Iterate", loc);
     if (enPartialSum) {
-      tcemu::fail(loc, "Matmul Iterate with enPartialSum = true is not supported by the emulator; hint: compute the "
+      tcemu::fail(loc,
+                  "Matmul Iterate with enPartialSum = true is not supported by the emulator; hint: compute the "
                   "full K in one Iterate");
     }
     const int mIter = ceilDiv(singleM_, tiling_.baseM), nIter = ceilDiv(singleN_, tiling_.baseN);
@@ -244,26 +251,33 @@ class MatmulImpl {
 
   void checkFits(const char* mem, uint64_t bytes, uint32_t cap, const char* what, const tcemu::SrcLoc& loc) {
     if (bytes > cap) {
-      tcemu::fail(loc, "Matmul tiling does not fit %s: %s needs %llu bytes, %s holds %u; hint: lower baseM/baseN/baseK "
-                  "(GetTiling picks values that fit)", mem, what, static_cast<unsigned long long>(bytes), mem, cap);
+      tcemu::fail(loc,
+                  "Matmul tiling does not fit %s: %s needs %llu bytes, %s holds %u; hint: lower baseM/baseN/baseK "
+                  "(GetTiling picks values that fit)",
+                  mem, what, static_cast<unsigned long long>(bytes), mem, cap);
     }
   }
 
   void checkReady(const char* what, const tcemu::SrcLoc& loc) {
     if (!inited_) {
-      tcemu::fail(loc, "Matmul %s before Init; hint: REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling) or "
-                  "mm.Init(&tiling) first", what);
+      tcemu::fail(loc,
+                  "Matmul %s before Init; hint: REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling) or "
+                  "mm.Init(&tiling) first",
+                  what);
     }
     if (!a_ || !b_) {
       tcemu::fail(loc, "Matmul %s before SetTensor%s; hint: call SetTensorA and SetTensorB with the GM inputs", what,
                   !a_ ? "A" : "B");
     }
     if (biasOn_ && !bias_) {
-      tcemu::fail(loc, "Matmul %s with bias enabled (tiling isBias = 1) but no SetBias; hint: SetBias(gm) or "
-                  "DisableBias()", what);
+      tcemu::fail(loc,
+                  "Matmul %s with bias enabled (tiling isBias = 1) but no SetBias; hint: SetBias(gm) or "
+                  "DisableBias()",
+                  what);
     }
     if (singleM_ <= 0 || singleN_ <= 0 || singleK_ <= 0) {
-      tcemu::fail(loc, "Matmul %s with single-core shape %d x %d x %d; hint: SetSingleShape/SetTail with positive sizes",
+      tcemu::fail(loc,
+                  "Matmul %s with single-core shape %d x %d x %d; hint: SetSingleShape/SetTail with positive sizes",
                   what, singleM_, singleN_, singleK_);
     }
   }
@@ -274,9 +288,7 @@ class MatmulImpl {
     }
   }
 
-  void resetIter() {
-    iterStarted_ = iterDone_ = haveBlock_ = false;
-  }
+  void resetIter() { iterStarted_ = iterDone_ = haveBlock_ = false; }
   bool finishIter() {
     iterDone_ = true;
     haveBlock_ = false;
@@ -379,8 +391,9 @@ class MatmulImpl {
     uint32_t ins = mm::mmInstr(core, Pipe::FIX, OpClass::Fixpipe, "Fixpipe", loc, sizeof(DstT),
                                uint64_t(bm) * bn * sizeof(DstT), static_cast<uint32_t>(bm), Space::L0C, Space::UB);
     for (int i = 0; i < bm; ++i) {
-      if (enAtomic) core.read(ins, dst.ref_, uint64_t(i * pitch) * sizeof(DstT), uint64_t(bn) * sizeof(DstT),
-                              "Matmul GetTensorC dst", loc);
+      if (enAtomic)
+        core.read(ins, dst.ref_, uint64_t(i * pitch) * sizeof(DstT), uint64_t(bn) * sizeof(DstT),
+                  "Matmul GetTensorC dst", loc);
       core.write(ins, dst.ref_, uint64_t(i * pitch) * sizeof(DstT), uint64_t(bn) * sizeof(DstT),
                  "Matmul GetTensorC dst", loc);
     }

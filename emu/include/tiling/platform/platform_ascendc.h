@@ -32,7 +32,8 @@ class PlatformAscendC {
   uint32_t GetResGroupBarrierWorkSpaceSize() const { return 0; }
   void GetCoreMemSize(const CoreMemType& memType, uint64_t& size) const {
     switch (memType) {
-      case CoreMemType::L0_A: case CoreMemType::L0_B: size = 64 * 1024; break;
+      case CoreMemType::L0_A:
+      case CoreMemType::L0_B: size = 64 * 1024; break;
       case CoreMemType::L0_C: size = 128 * 1024; break;
       case CoreMemType::L1: size = 512 * 1024; break;
       case CoreMemType::L2: size = 192ull * 1024 * 1024; break;
