@@ -63,7 +63,7 @@ format:
 # Debian 12's clang-format 14: another version may lay out a few constructs differently.
 format-check:
 	@command -v clang-format >/dev/null || { echo "error: clang-format not found; hint: install the Debian package clang-format" >&2; exit 1; }
-	clang-format --dry-run --Werror $(SOURCES)
+	@clang-format --dry-run --Werror $(SOURCES) && echo "format-check: $(words $(SOURCES)) files formatted as .clang-format says"
 
 tidy: build
 	clang-tidy -p $(BUILD) --quiet $(filter %.cpp,$(filter-out emu/% %_test.cpp,$(SOURCES)))

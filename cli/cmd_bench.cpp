@@ -124,8 +124,9 @@ int runBenchCommand(BenchCommand& cmd) {
 }
 
 void registerBenchCommand(CLI::App& app) {
-  CLI::App* bench = app.add_subcommand("bench", "Score solutions on a task suite: compile, correctness on two seeds, "
-                                                "simulated speed against eager and the hardware limit");
+  CLI::App* bench = app.add_subcommand("bench",
+                                       "Score solutions on a task suite: compile, correctness on two seeds, "
+                                       "simulated speed against eager and the hardware limit");
   auto cmd = std::make_shared<BenchCommand>();
   harness::BenchOptions& o = cmd->options;
   o.outDir = "bench-results";
@@ -145,21 +146,25 @@ void registerBenchCommand(CLI::App& app) {
   bench->add_option("--timeout", o.timeoutSeconds, "Seconds one kernel run may take")
       ->capture_default_str()
       ->check(CLI::Range(0.1, 86400.0));
-  bench->add_option("--cache", cmd->cacheDir, "Golden and program cache (default $TILECRAFT_CACHE or ~/.cache/tilecraft)");
+  bench->add_option("--cache", cmd->cacheDir,
+                    "Golden and program cache (default $TILECRAFT_CACHE or ~/.cache/tilecraft)");
   bench->add_flag("--no-sandbox", cmd->noSandbox, "Run kernels without the sandbox (debugging only: docs/security.md)");
   bench->add_flag("-q,--quiet", o.quiet, "No progress lines");
-  CLI::Option* slurm = bench->add_flag("--slurm", cmd->slurm,
-                                       "Submit the run as a Slurm array job of --shards shards and a merge job");
+  CLI::Option* slurm =
+      bench->add_flag("--slurm", cmd->slurm, "Submit the run as a Slurm array job of --shards shards and a merge job");
   bench->add_option("--shards", cmd->shards, "--slurm: how many shards (array tasks)")
       ->capture_default_str()
       ->check(CLI::Range(1, 100000))
       ->needs(slurm);
-  bench->add_option("--sbatch", cmd->sbatch, "--slurm: an sbatch option for both jobs (repeatable), e.g. "
-                                              "--sbatch=--partition=cpu")
+  bench
+      ->add_option("--sbatch", cmd->sbatch,
+                   "--slurm: an sbatch option for both jobs (repeatable), e.g. "
+                   "--sbatch=--partition=cpu")
       ->needs(slurm);
 
-  CLI::App* merge = bench->add_subcommand("merge", "One report from the results of several shards (or runs of "
-                                                   "disjoint work): results.jsonl, summary.md, report.html");
+  CLI::App* merge = bench->add_subcommand("merge",
+                                          "One report from the results of several shards (or runs of "
+                                          "disjoint work): results.jsonl, summary.md, report.html");
   merge->add_option("SHARD", cmd->mergeShards, "Shard output folders (or their results.jsonl files)")->required();
   merge->add_option("--out", cmd->mergeOut, "Where the merged results and reports go")->required();
   merge->callback([cmd] {

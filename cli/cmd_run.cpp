@@ -39,7 +39,7 @@ struct RunOptions {
   int show = 8;
   bool profile = true;
   std::string diagnostics = "text";
-  std::string range;    // LO,HI: the range of generated inputs
+  std::string range;  // LO,HI: the range of generated inputs
   bool sandbox = true;
 };
 
@@ -165,8 +165,10 @@ int runTile(const RunOptions& options) {
     }
   } else {
     // A generated kernel that does not build is a compiler bug: keep what is needed to report it.
-    outcome.details.push_back(fmt::format("internal compiler error: the generated AscendC does not build; "
-                                          "rerun with --keep DIR to inspect {}", source.filename().string()));
+    outcome.details.push_back(
+        fmt::format("internal compiler error: the generated AscendC does not build; "
+                    "rerun with --keep DIR to inspect {}",
+                    source.filename().string()));
   }
   printOutcome(kernel, outcome);
   if (temporary) fs::remove_all(dir, ec);

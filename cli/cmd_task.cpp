@@ -98,11 +98,10 @@ int runTaskCheck(const TaskCheckOptions& options, std::ostream& out, std::ostrea
     problems.insert(problems.end(), result.warnings.begin(), result.warnings.end());
     std::map<std::string, size_t> fileRank;
     for (const harness::TaskError& e : problems) fileRank.emplace(e.file, fileRank.size());
-    std::stable_sort(problems.begin(), problems.end(),
-                     [&](const harness::TaskError& a, const harness::TaskError& b) {
-                       size_t ra = fileRank.at(a.file), rb = fileRank.at(b.file);
-                       return ra != rb ? ra < rb : a.line < b.line;
-                     });
+    std::stable_sort(problems.begin(), problems.end(), [&](const harness::TaskError& a, const harness::TaskError& b) {
+      size_t ra = fileRank.at(a.file), rb = fileRank.at(b.file);
+      return ra != rb ? ra < rb : a.line < b.line;
+    });
     for (const harness::TaskError& e : problems) out << e.str() << "\n";
     warnings += static_cast<int>(result.warnings.size());
     errors += static_cast<int>(result.errors.size());
@@ -120,8 +119,8 @@ int runTaskCheck(const TaskCheckOptions& options, std::ostream& out, std::ostrea
     for (const auto& [level, n] : perLevel)
       out << fmt::format("level {}: {} tasks, {} cases\n", level, n.tasks, n.cases);
   }
-  out << fmt::format("{} task{}, {} case{}, {} error{}", tasks, tasks == 1 ? "" : "s", cases,
-                     cases == 1 ? "" : "s", errors, errors == 1 ? "" : "s");
+  out << fmt::format("{} task{}, {} case{}, {} error{}", tasks, tasks == 1 ? "" : "s", cases, cases == 1 ? "" : "s",
+                     errors, errors == 1 ? "" : "s");
   if (warnings > 0) out << fmt::format(", {} warning{}", warnings, warnings == 1 ? "" : "s");
   out << "\n";
   if (unsupported > 0) {
@@ -138,11 +137,8 @@ void registerTaskCommands(CLI::App& app) {
   task->require_subcommand(1);
   CLI::App* check = task->add_subcommand("check", "Load task folders and report every problem as FILE:LINE");
   auto options = std::make_shared<TaskCheckOptions>();
-  check->add_option("DIR", options->paths, "A task folder, or a folder searched for task folders (repeat)")
-      ->required();
-  check
-      ->add_option("--cases", options->cases,
-                   "Which cases file to read: auto (cases.yaml, else cases.csv), csv, yaml")
+  check->add_option("DIR", options->paths, "A task folder, or a folder searched for task folders (repeat)")->required();
+  check->add_option("--cases", options->cases, "Which cases file to read: auto (cases.yaml, else cases.csv), csv, yaml")
       ->check(CLI::IsMember({"auto", "csv", "yaml"}))
       ->capture_default_str();
   check->add_flag("--levels", options->levels, "Also print the task and case counts per level");

@@ -232,8 +232,7 @@ std::string normalizeOptLevel(const std::string& level) {
 }
 
 void addEmuRunOptions(CLI::App& command, EmuRunOptions& options) {
-  command.add_option("files", options.files, "AscendC kernel sources with a main under ASCENDC_CPU_DEBUG")
-      ->required();
+  command.add_option("files", options.files, "AscendC kernel sources with a main under ASCENDC_CPU_DEBUG")->required();
   command.add_option("-j,--jobs", options.jobs, "files built and run at once")
       ->check(CLI::Range(1, 256))
       ->capture_default_str();
@@ -316,8 +315,7 @@ FileOutcome judgeRun(const runner::RunResult& run, double timeoutSeconds) {
       case RunStatus::CannotStart:
       case RunStatus::ForgedVerdict:
       case RunStatus::LimitExceeded:
-      case RunStatus::SandboxViolation:
-        return fail(run.message, tail(run.err, kMaxStderrTail));
+      case RunStatus::SandboxViolation: return fail(run.message, tail(run.err, kMaxStderrTail));
     }
     auto parsed = parseReport(run.report);
     if (auto* problem = std::get_if<std::string>(&parsed)) return fail(*problem);

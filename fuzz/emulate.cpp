@@ -37,9 +37,9 @@ namespace fs = std::filesystem;
 struct Item {
   uint64_t seed = 0;
   std::optional<ComparisonCase> comparison;
-  std::string tile;       // the .tile file in the work folder
-  std::string code;       // its AscendC, namespaced for a batch
-  std::string binary;     // the batch program that holds it, once built
+  std::string tile;    // the .tile file in the work folder
+  std::string code;    // its AscendC, namespaced for a batch
+  std::string binary;  // the batch program that holds it, once built
   std::optional<Failure> failure;
 
   const FuzzProgram& program() const { return comparison->program; }
@@ -219,15 +219,14 @@ void Loop::runOne(Item& item) {
   runner::RunResult ran = service_.run(request);
   if (ran.status != runner::RunStatus::Passed) {
     using runner::RunStatus;
-    std::string message = ran.status == RunStatus::TimedOut && ran.message.rfind("timed out", 0) == 0
-                              ? fmt::format("timed out after {} s", options_.runTimeoutSeconds)
-                          : ran.status == RunStatus::CheckFailed || ran.exitCode == 3
-                              ? "an emulator check failed (exit status 3)"
-                          : ran.status == RunStatus::Crashed && ran.termSignal != 0
-                              ? fmt::format("killed by signal {}", ran.termSignal)
-                          : ran.status == RunStatus::Crashed || ran.status == RunStatus::UsageError
-                              ? fmt::format("exit status {}", ran.exitCode)
-                              : fmt::format("{}: {}", runner::runStatusName(ran.status), ran.message);
+    std::string message =
+        ran.status == RunStatus::TimedOut && ran.message.rfind("timed out", 0) == 0
+            ? fmt::format("timed out after {} s", options_.runTimeoutSeconds)
+        : ran.status == RunStatus::CheckFailed || ran.exitCode == 3 ? "an emulator check failed (exit status 3)"
+        : ran.status == RunStatus::Crashed && ran.termSignal != 0   ? fmt::format("killed by signal {}", ran.termSignal)
+        : ran.status == RunStatus::Crashed || ran.status == RunStatus::UsageError
+            ? fmt::format("exit status {}", ran.exitCode)
+            : fmt::format("{}: {}", runner::runStatusName(ran.status), ran.message);
     item.fail(Stage::Run, message, headLines(ran.err, 20));
     return;
   }
@@ -275,8 +274,7 @@ EmulateSummary Loop::run() {
     }
     batches.back().push_back(&item);
   }
-  parallelFor(batches.size(), options_.jobs,
-              [&](size_t b) { buildGroup(batches[b], fmt::format("batch{}", b)); });
+  parallelFor(batches.size(), options_.jobs, [&](size_t b) { buildGroup(batches[b], fmt::format("batch{}", b)); });
   double ran = now();
   summary.buildSeconds = ran - built;
   summary.builds = builds_;
@@ -491,8 +489,8 @@ int runEmulate(const EmulateOptions& options, runner::BuildRunService& service, 
       "fuzz --emulate: {} program{} from seed {}: {} passed, {} failed; prepare {:.1f} s, build {:.1f} s "
       "({} g++ run{}, up to {} per batch), run {:.1f} s, {} job{}\n",
       summary.programs, summary.programs == 1 ? "" : "s", options.seed, summary.passed, summary.failures.size(),
-      summary.prepareSeconds, summary.buildSeconds, summary.builds, summary.builds == 1 ? "" : "s",
-      options.batchSize, summary.runSeconds, options.jobs, options.jobs == 1 ? "" : "s");
+      summary.prepareSeconds, summary.buildSeconds, summary.builds, summary.builds == 1 ? "" : "s", options.batchSize,
+      summary.runSeconds, options.jobs, options.jobs == 1 ? "" : "s");
   return summary.failures.empty() ? 0 : 1;
 }
 

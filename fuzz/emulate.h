@@ -26,7 +26,7 @@ struct EmulateOptions {
   std::string emuInclude;  // the emulator's include folder (emu/include)
   double buildTimeoutSeconds = 1200;
   double runTimeoutSeconds = 120;
-  bool sandbox = true;      // false: --no-sandbox
+  bool sandbox = true;            // false: --no-sandbox
   std::function<double()> clock;  // seconds, for the summary's phase times; empty: the steady clock
 };
 

@@ -293,8 +293,8 @@ class TaskRun {
       runner::RunResult result = env_.service->run(run);
       if (result.status != runner::RunStatus::Passed) {
         r.failure = runFailure(result);
-        r.message = withoutPrefix(firstLine(result.message.empty() ? result.err : result.message),
-                                  taskWork.string() + "/");
+        r.message =
+            withoutPrefix(firstLine(result.message.empty() ? result.err : result.message), taskWork.string() + "/");
         return;
       }
       for (const NamedTensor& want : golden[seed].outputs) {
@@ -415,8 +415,10 @@ std::vector<Record> readResults(const std::string& path, std::vector<std::string
       rows.push_back(std::move(*r));
     } else if (!complete) {
       if (tornTail) *tornTail = true;
-      problems->push_back(fmt::format("{}:{}: the last line is incomplete (the run was interrupted): it is dropped "
-                                      "and its row evaluated again", path, line));
+      problems->push_back(
+          fmt::format("{}:{}: the last line is incomplete (the run was interrupted): it is dropped "
+                      "and its row evaluated again",
+                      path, line));
     } else {
       problems->push_back(fmt::format("{}:{}: {}; the line is skipped", path, line, error));
     }
@@ -467,8 +469,10 @@ int runBench(const BenchOptions& given, const BenchEnv& env, std::ostream& out, 
     bool torn = false;
     previous = readResults(resultsPath.string(), &problems, &torn);
     if (!options.resume) {
-      err << fmt::format("error: {} already holds {} results; pass --resume to continue that run, or choose another "
-                         "--out\n", resultsPath.string(), previous.size());
+      err << fmt::format(
+          "error: {} already holds {} results; pass --resume to continue that run, or choose another "
+          "--out\n",
+          resultsPath.string(), previous.size());
       return 2;
     }
     for (const std::string& p : problems) err << "warning: " << p << '\n';
@@ -518,8 +522,8 @@ int runBench(const BenchOptions& given, const BenchEnv& env, std::ostream& out, 
       t.cases.push_back(&c);
       if (options.smoke) break;
     }
-    t.solutions = findSolutions(options.solutions.empty() ? fs::path("solutions") : fs::path(options.solutions),
-                                t.task.name);
+    t.solutions =
+        findSolutions(options.solutions.empty() ? fs::path("solutions") : fs::path(options.solutions), t.task.name);
     tasks.push_back(std::move(t));
   }
   std::vector<WorkItem> items;

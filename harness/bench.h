@@ -24,13 +24,13 @@ struct BenchOptions {
   bool smoke = false;               // the first case of each task only
   bool resume = false;              // continue outDir/results.jsonl
   Rule rule = Rule::Cann;
-  int jobs = 2;                     // tasks evaluated at once
-  uint64_t seed = 1;                // the first of the two input seeds
+  int jobs = 2;       // tasks evaluated at once
+  uint64_t seed = 1;  // the first of the two input seeds
   int shardIndex = 0, shardCount = 1;
-  std::vector<std::string> only;    // task names to run; empty: all
+  std::vector<std::string> only;  // task names to run; empty: all
   std::string arch = "910b2";
-  double timeoutSeconds = 120;      // per kernel run
-  bool quiet = false;               // no per-task progress lines
+  double timeoutSeconds = 120;  // per kernel run
+  bool quiet = false;           // no per-task progress lines
 };
 
 // The outside world of a run, so tests can fake every part of it.

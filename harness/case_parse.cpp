@@ -67,9 +67,7 @@ struct RowError {
   std::string message;
 };
 
-[[noreturn]] void fail(std::string message) {
-  throw RowError{std::move(message)};
-}
+[[noreturn]] void fail(std::string message) { throw RowError{std::move(message)}; }
 
 std::string inputLabel(const Task& task, size_t i) {
   return i < task.inputs.size() ? fmt::format("input {} ({})", i + 1, task.inputs[i].name)
@@ -97,17 +95,14 @@ double toBound(const json& j, const std::string& what) {
   if (j.is_string()) {
     std::string s = j.get<std::string>();
     std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-    if (s == "inf" || s == "+inf" || s == "infinity" || s == ".inf")
-      return std::numeric_limits<double>::infinity();
+    if (s == "inf" || s == "+inf" || s == "infinity" || s == ".inf") return std::numeric_limits<double>::infinity();
     if (s == "-inf" || s == "-infinity" || s == "-.inf") return -std::numeric_limits<double>::infinity();
     if (s == "nan" || s == ".nan") return std::numeric_limits<double>::quiet_NaN();
   }
   fail(fmt::format("value range of {}: bound {} is not a number, inf or nan", what, j.dump()));
 }
 
-bool isBound(const json& j) {
-  return j.is_number() || j.is_boolean() || j.is_string();
-}
+bool isBound(const json& j) { return j.is_number() || j.is_boolean() || j.is_string(); }
 
 // One range: [lo, hi], [v] (the constant v), or {mean: [a, b], std: [c, d]} (a normal distribution, read as
 // the uniform range a - 3d .. b + 3d that holds nearly all of its values).
@@ -132,9 +127,7 @@ std::optional<Range> toRange(const json& j, const std::string& what) {
   return Range{lo, hi};
 }
 
-bool isSingleRange(const json& j) {
-  return j.is_array() && !j.empty() && isBound(j[0]);
-}
+bool isSingleRange(const json& j) { return j.is_array() && !j.empty() && isBound(j[0]); }
 
 // The i-th entry of a per-input list that CANN Bench pads by repeating its last entry.
 const json* entry(const json& list, size_t i) {
@@ -143,8 +136,7 @@ const json* entry(const json& list, size_t i) {
 }
 
 void parseShapes(const Task& task, const json& shapes, Case& c, std::vector<std::string>& warnings) {
-  if (!shapes.is_array() || shapes.empty())
-    fail("input_shape must be a non-empty list with one entry per input");
+  if (!shapes.is_array() || shapes.empty()) fail("input_shape must be a non-empty list with one entry per input");
   json perInput = isShape(shapes) ? json::array({shapes}) : shapes;  // [2, 3] is the one input's shape
   if (perInput.size() > task.inputs.size())
     fail(fmt::format("input_shape has {} entries but proto.yaml declares {} inputs", perInput.size(),
@@ -177,8 +169,7 @@ void parseDtypes(const Task& task, const json& dtypes, Case& c, std::vector<std:
   json list = dtypes.is_string() ? json::array({dtypes}) : dtypes;
   if (!list.is_array() || list.empty()) fail("dtype must be a list with one dtype per input");
   if (list.size() > task.inputs.size())
-    fail(fmt::format("dtype has {} entries but proto.yaml declares {} inputs", list.size(),
-                     task.inputs.size()));
+    fail(fmt::format("dtype has {} entries but proto.yaml declares {} inputs", list.size(), task.inputs.size()));
   for (size_t i = 0; i < c.inputs.size(); ++i) {
     CaseTensor& t = c.inputs[i];
     if (!t.present) continue;
@@ -194,8 +185,7 @@ void parseDtypes(const Task& task, const json& dtypes, Case& c, std::vector<std:
       fail(fmt::format("{} has a shape but its dtype is {}", what, d->dump()));
     }
     if (std::any_of(names.begin(), names.end(), [&](const std::string& n) { return n != names[0]; }))
-      fail(fmt::format("the tensors of list {} have different dtypes; Tilecraft needs one dtype per list",
-                       what));
+      fail(fmt::format("the tensors of list {} have different dtypes; Tilecraft needs one dtype per list", what));
     t.dtypeName = names[0];
     if (auto dt = dtypeFromCannName(t.dtypeName)) {
       t.dtype = *dt;
@@ -221,8 +211,8 @@ void parseRanges(const Task& task, const json& ranges, Case& c) {
   if (ranges.is_object() && !ranges.contains("mean")) {
     // {x1: [-1, 1], x2: [-5, 5]}: by input name.
     for (const auto& [name, value] : ranges.items()) {
-      auto it = std::find_if(task.inputs.begin(), task.inputs.end(),
-                             [&](const TensorDecl& t) { return t.name == name; });
+      auto it =
+          std::find_if(task.inputs.begin(), task.inputs.end(), [&](const TensorDecl& t) { return t.name == name; });
       if (it == task.inputs.end())
         fail(fmt::format("value_range names `{}`, which is not an input of proto.yaml", name));
       perInput[it - task.inputs.begin()] = &value;
@@ -236,9 +226,8 @@ void parseRanges(const Task& task, const json& ranges, Case& c) {
     size_t tensors = 0;
     for (const CaseTensor& t : c.inputs) tensors += t.present ? t.shapes.size() : 1;
     if (ranges.size() != tensors)
-      fail(fmt::format(
-          "value_range has {} entries but proto.yaml declares {} inputs (and the case has {} tensors)",
-          ranges.size(), c.inputs.size(), tensors));
+      fail(fmt::format("value_range has {} entries but proto.yaml declares {} inputs (and the case has {} tensors)",
+                       ranges.size(), c.inputs.size(), tensors));
     size_t k = 0;
     for (CaseTensor& t : c.inputs) {
       if (!t.present) {
@@ -247,18 +236,15 @@ void parseRanges(const Task& task, const json& ranges, Case& c) {
       }
       std::string what = fmt::format("tensor {} of the flattened list", k + 1);
       for (size_t j = 0; j < t.shapes.size(); ++j, ++k) {
-        if (t.isList)
-          t.elementRanges.push_back(toRange(ranges[k], what));
-        else
-          t.valueRange = toRange(ranges[k], what);
+        if (t.isList) t.elementRanges.push_back(toRange(ranges[k], what));
+        else t.valueRange = toRange(ranges[k], what);
       }
     }
     return;
   } else if (ranges.is_array()) {
     for (size_t i = 0; i < perInput.size(); ++i) perInput[i] = entry(ranges, i);
   } else {
-    fail(fmt::format("value_range must be [lo, hi] or a list with one range per input, not {}",
-                     ranges.dump()));
+    fail(fmt::format("value_range must be [lo, hi] or a list with one range per input, not {}", ranges.dump()));
   }
   for (size_t i = 0; i < c.inputs.size(); ++i) {
     CaseTensor& t = c.inputs[i];
@@ -270,11 +256,9 @@ void parseRanges(const Task& task, const json& ranges, Case& c) {
       t.valueRange = toRange(*r, what);
       continue;
     }
-    if (!t.isList)
-      fail(fmt::format("value range of {} is a list of ranges but the input is one tensor", what));
+    if (!t.isList) fail(fmt::format("value range of {} is a list of ranges but the input is one tensor", what));
     if (r->size() > t.shapes.size())
-      fail(fmt::format("value range of list {} has {} entries for {} tensors", what, r->size(),
-                       t.shapes.size()));
+      fail(fmt::format("value range of list {} has {} entries for {} tensors", what, r->size(), t.shapes.size()));
     for (size_t j = 0; j < t.shapes.size(); ++j) t.elementRanges.push_back(toRange(*entry(*r, j), what));
     if (std::all_of(t.elementRanges.begin(), t.elementRanges.end(),
                     [&](const auto& e) { return e == t.elementRanges[0]; })) {
@@ -299,9 +283,9 @@ std::string parseAttrs(const Task& task, const json& attrs) {
   for (const AttrDecl& a : task.attrs) {
     if (!merged.contains(a.name) || !merged[a.name].is_string()) continue;
     std::string type = canonicalDtypeName(a.type);
-    bool scalarNumber = (type.find("int") != std::string::npos || type.find("float") != std::string::npos ||
-                         type == "double") &&
-                        type.find("list") == std::string::npos && type.find('[') == std::string::npos;
+    bool scalarNumber =
+        (type.find("int") != std::string::npos || type.find("float") != std::string::npos || type == "double") &&
+        type.find("list") == std::string::npos && type.find('[') == std::string::npos;
     const std::string text = merged[a.name].get<std::string>();
     json number = json::parse(text, nullptr, false);
     if (scalarNumber && number.is_number()) merged[a.name] = number;
@@ -315,8 +299,8 @@ std::string parseAttrs(const Task& task, const json& attrs) {
 
 }  // namespace
 
-std::optional<Case> parseCase(const Task& task, const RawCase& raw, const std::string& file,
-                              std::string& error, std::vector<std::string>& warnings) {
+std::optional<Case> parseCase(const Task& task, const RawCase& raw, const std::string& file, std::string& error,
+                              std::vector<std::string>& warnings) {
   std::vector<std::string> found;
   json fields = json::parse(raw.fields);
   Case c;
@@ -324,12 +308,9 @@ std::optional<Case> parseCase(const Task& task, const RawCase& raw, const std::s
   c.line = raw.line;
   try {
     const json& id = fields.contains("case_id") ? fields["case_id"] : json();
-    if (id.is_number_integer())
-      c.id = std::to_string(id.get<int64_t>());
-    else if (id.is_string() && !id.get<std::string>().empty())
-      c.id = id.get<std::string>();
-    else
-      fail("missing case_id");
+    if (id.is_number_integer()) c.id = std::to_string(id.get<int64_t>());
+    else if (id.is_string() && !id.get<std::string>().empty()) c.id = id.get<std::string>();
+    else fail("missing case_id");
     if (fields.contains("note") && fields["note"].is_string()) c.note = fields["note"].get<std::string>();
     parseShapes(task, fields.contains("input_shape") ? fields["input_shape"] : json(), c, found);
     parseDtypes(task, fields.contains("dtype") ? fields["dtype"] : json(), c, found);
@@ -404,8 +385,7 @@ std::vector<std::string> Task::outputDtypeNames(const Case& c) const {
 
 std::vector<dsl::DType> Task::outputDtypes(const Case& c) const {
   std::vector<dsl::DType> out;
-  for (const std::string& name : outputDtypeNames(c))
-    out.push_back(dtypeFromCannName(name).value_or(dsl::DType::F32));
+  for (const std::string& name : outputDtypeNames(c)) out.push_back(dtypeFromCannName(name).value_or(dsl::DType::F32));
   return out;
 }
 

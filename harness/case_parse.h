@@ -28,7 +28,7 @@ bool isKnownCannDtype(std::string_view name);
 
 // nullopt with `error` set when the row is malformed; the Case otherwise (possibly with `unsupported` set),
 // with the usable row's inconsistencies appended to `warnings`.
-std::optional<Case> parseCase(const Task& task, const RawCase& raw, const std::string& file,
-                              std::string& error, std::vector<std::string>& warnings);
+std::optional<Case> parseCase(const Task& task, const RawCase& raw, const std::string& file, std::string& error,
+                              std::vector<std::string>& warnings);
 
 }  // namespace tilecraft::harness

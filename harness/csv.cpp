@@ -62,9 +62,7 @@ std::vector<CsvRecord> readCsv(std::string_view text, std::vector<CsvError>& err
         endRecord();
         ++line;
         break;
-      default:
-        cell += ch;
-        inRecord = true;
+      default: cell += ch; inRecord = true;
     }
   }
   if (quoted) {
@@ -79,9 +77,7 @@ std::vector<CsvRecord> readCsv(std::string_view text, std::vector<CsvError>& err
 
 namespace {
 
-bool isIdentChar(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-}
+bool isIdentChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
 void appendJsonString(std::string& out, std::string_view s) {
   out += '"';
@@ -140,8 +136,7 @@ bool literalToJson(std::string_view text, std::string& json, std::string& error)
       i = j + 1;
       continue;
     }
-    if ((c == '-' || c == '+') && i + 1 < text.size() &&
-        std::isalpha(static_cast<unsigned char>(text[i + 1]))) {
+    if ((c == '-' || c == '+') && i + 1 < text.size() && std::isalpha(static_cast<unsigned char>(text[i + 1]))) {
       size_t j = i + 1;
       while (j < text.size() && isIdentChar(text[j])) ++j;
       std::string word = nonFinite(text.substr(i + 1, j - i - 1));
@@ -157,8 +152,7 @@ bool literalToJson(std::string_view text, std::string& json, std::string& error)
       // A number, exponent included (so the 'e' of 1e-5 is not read as a word).
       size_t j = i;
       while (j < text.size() &&
-             (std::isdigit(static_cast<unsigned char>(text[j])) || text[j] == '.' || text[j] == 'e' ||
-              text[j] == 'E' ||
+             (std::isdigit(static_cast<unsigned char>(text[j])) || text[j] == '.' || text[j] == 'e' || text[j] == 'E' ||
               ((text[j] == '-' || text[j] == '+') && (text[j - 1] == 'e' || text[j - 1] == 'E'))))
         ++j;
       json.append(text.substr(i, j - i));

@@ -102,8 +102,11 @@ AtenOp atenOpFromJson(const Json& j) {
 }
 
 Json atenOpToJson(const AtenOp& op) {
-  return Json{{"name", op.name},           {"in_shapes", op.inShapes},   {"out_shapes", op.outShapes},
-              {"in_dtypes", op.inDtypes}, {"out_dtypes", op.outDtypes}};
+  return Json{{"name", op.name},
+              {"in_shapes", op.inShapes},
+              {"out_shapes", op.outShapes},
+              {"in_dtypes", op.inDtypes},
+              {"out_dtypes", op.outDtypes}};
 }
 
 GoldenResult failure(std::string error) {
@@ -165,9 +168,12 @@ class PythonGoldenRunner final : public GoldenRunner {
       if (auto hit = readCache(task, key)) return *hit;
     }
 
-    Json req = {{"op", "golden"},      {"task_dir", fs::absolute(task.dir).string()},
-                {"functions", functions}, {"inputs", inputSpecs},
-                {"attrs", attrs},         {"outputs", outputs},
+    Json req = {{"op", "golden"},
+                {"task_dir", fs::absolute(task.dir).string()},
+                {"functions", functions},
+                {"inputs", inputSpecs},
+                {"attrs", attrs},
+                {"outputs", outputs},
                 {"out_dir", (dir.path / "out").string()}};
     Json reply;
     if (!call(req, where, &reply, &error)) return failure(error);
@@ -181,7 +187,8 @@ class PythonGoldenRunner final : public GoldenRunner {
       std::string name = i < task.outputs.size() ? task.outputs[i].name : fmt::format("output{}", i);
       if (outs[i].is_null()) continue;
       if (outs[i].is_array()) {
-        for (size_t k = 0; k < outs[i].size(); ++k) files.emplace_back(fmt::format("{}.{}", name, k), outs[i][k].get<std::string>());
+        for (size_t k = 0; k < outs[i].size(); ++k)
+          files.emplace_back(fmt::format("{}.{}", name, k), outs[i][k].get<std::string>());
       } else {
         files.emplace_back(name, outs[i].get<std::string>());
       }
@@ -334,7 +341,8 @@ class PythonGoldenRunner final : public GoldenRunner {
       std::vector<std::pair<std::string, std::string>> files;
       if (ins[i].is_null()) continue;
       if (ins[i].is_array()) {
-        for (size_t k = 0; k < ins[i].size(); ++k) files.emplace_back(fmt::format("{}.{}", task.inputs[i].name, k), ins[i][k]);
+        for (size_t k = 0; k < ins[i].size(); ++k)
+          files.emplace_back(fmt::format("{}.{}", task.inputs[i].name, k), ins[i][k]);
       } else {
         files.emplace_back(task.inputs[i].name, ins[i]);
       }
@@ -358,11 +366,13 @@ class PythonGoldenRunner final : public GoldenRunner {
       LineReply ready = worker_->start(std::max(options_.timeoutSeconds, kStartupSeconds));
       Json banner = ready.ok ? Json::parse(ready.line, nullptr, false) : Json();
       if (!ready.ok || banner.is_discarded() || !banner.value("ok", false)) {
-        std::string said = ready.ok && !banner.is_discarded() ? banner.value("error", ready.line) : worker_->stderrTail(8);
+        std::string said =
+            ready.ok && !banner.is_discarded() ? banner.value("error", ready.line) : worker_->stderrTail(8);
         worker_->stop();
         *error = fmt::format("{}: the golden worker ({}) did not start ({}): {}", where, options_.python,
-                             ready.timedOut ? fmt::format("no answer in {} s", std::max(options_.timeoutSeconds, kStartupSeconds))
-                                            : (ready.ok ? "it reported an error" : ready.failure),
+                             ready.timedOut
+                                 ? fmt::format("no answer in {} s", std::max(options_.timeoutSeconds, kStartupSeconds))
+                                 : (ready.ok ? "it reported an error" : ready.failure),
                              lastLines(said, 6));
         return false;
       }
@@ -413,7 +423,8 @@ class PythonGoldenRunner final : public GoldenRunner {
   }
 
   // Written to a scratch folder and renamed into place, so a reader never sees half an entry.
-  void writeCache(const std::string& key, const GoldenResult& r, const std::vector<std::pair<std::string, fs::path>>& files) {
+  void writeCache(const std::string& key, const GoldenResult& r,
+                  const std::vector<std::pair<std::string, fs::path>>& files) {
     std::error_code ec;
     fs::path entry = options_.cacheDir / key.substr(0, 2) / key;
     fs::path tmp = options_.cacheDir / key.substr(0, 2) / fmt::format(".{}.{}.tmp", key, ::getpid());

@@ -26,11 +26,11 @@ struct AtenOp {
 
 struct GoldenResult {
   bool ok = false;
-  std::string error;              // what went wrong, the Python exception's last lines included
+  std::string error;                 // what went wrong, the Python exception's last lines included
   std::vector<NamedTensor> outputs;  // in proto output order, cast to the case's output dtypes
-  std::vector<AtenOp> ops;        // the captured ops (one eager kernel each)
+  std::vector<AtenOp> ops;           // the captured ops (one eager kernel each)
   bool cached = false;
-  double seconds = 0;             // the golden's own Python time (0 when cached)
+  double seconds = 0;  // the golden's own Python time (0 when cached)
 };
 
 class GoldenRunner {
@@ -63,11 +63,11 @@ std::optional<std::string> findTorchPythonAmong(const std::vector<PythonCandidat
                                                 support::ProcessRunner& runner, std::string* why);
 
 struct PythonGoldenOptions {
-  std::string python;                 // from findTorchPython
-  std::filesystem::path cacheDir;     // golden cache; empty: no cache
-  std::filesystem::path workDir;      // scratch for .npy exchange
-  double timeoutSeconds = 600;        // per request; the worker is restarted after a timeout or crash
-  std::filesystem::path workerDir;    // golden_worker.py and torch_compat.py; empty: harness/python of this tree
+  std::string python;               // from findTorchPython
+  std::filesystem::path cacheDir;   // golden cache; empty: no cache
+  std::filesystem::path workDir;    // scratch for .npy exchange
+  double timeoutSeconds = 600;      // per request; the worker is restarted after a timeout or crash
+  std::filesystem::path workerDir;  // golden_worker.py and torch_compat.py; empty: harness/python of this tree
 };
 
 std::unique_ptr<GoldenRunner> makePythonGoldenRunner(const PythonGoldenOptions& options);

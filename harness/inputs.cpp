@@ -25,12 +25,9 @@ uint64_t hashText(uint64_t h, const std::string& s) {
 
 double finiteMax(dsl::DType dtype) {
   switch (dtype) {
-    case dsl::DType::F16:
-      return interp::f16FromBits(0x7BFF);
-    case dsl::DType::BF16:
-      return interp::bf16FromBits(0x7F7F);
-    default:
-      return static_cast<double>(std::numeric_limits<float>::max());
+    case dsl::DType::F16: return interp::f16FromBits(0x7BFF);
+    case dsl::DType::BF16: return interp::bf16FromBits(0x7F7F);
+    default: return static_cast<double>(std::numeric_limits<float>::max());
   }
 }
 
@@ -45,8 +42,7 @@ Range defaultRange(dsl::DType dtype) {
 // taken moves to the next free one.
 class Placer {
  public:
-  Placer(std::vector<double>& data, interp::SplitMix64& rng)
-      : data_(data), rng_(rng), used_(data.size(), false) {}
+  Placer(std::vector<double>& data, interp::SplitMix64& rng) : data_(data), rng_(rng), used_(data.size(), false) {}
   void place(size_t count, double value) {
     for (size_t i = 0; i < count && taken_ < data_.size(); ++i) {
       size_t p = rng_.next() % data_.size();
@@ -129,8 +125,8 @@ interp::HostTensor intTensor(dsl::DType dtype, std::vector<int64_t> shape, Range
   return t;
 }
 
-interp::HostTensor generate(dsl::DType dtype, const std::vector<int64_t>& shape,
-                            const std::optional<Range>& range, uint64_t seed) {
+interp::HostTensor generate(dsl::DType dtype, const std::vector<int64_t>& shape, const std::optional<Range>& range,
+                            uint64_t seed) {
   Range r = range.value_or(defaultRange(dtype));
   if (dsl::isFloat(dtype)) return floatTensor(dtype, shape, r, seed);
   return intTensor(dtype, shape, r, seed);
@@ -151,8 +147,7 @@ std::vector<NamedTensor> generateInputs(const Task& task, const Case& c, uint64_
       continue;
     }
     for (size_t j = 0; j < input.shapes.size(); ++j) {
-      const std::optional<Range>& range =
-          j < input.elementRanges.size() ? input.elementRanges[j] : input.valueRange;
+      const std::optional<Range>& range = j < input.elementRanges.size() ? input.elementRanges[j] : input.valueRange;
       out.push_back({name + "." + std::to_string(j),
                      generate(input.dtype, input.shapes[j], range, interp::streamSeed(stream, j))});
     }

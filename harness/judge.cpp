@@ -15,8 +15,8 @@ namespace {
 struct DtypeRule {
   dsl::DType dtype;
   double tau;
-  double smallValue;   // |golden| below this is the small-value region
-  double atol;         // KernelBench's allclose tolerance (atol = rtol)
+  double smallValue;  // |golden| below this is the small-value region
+  double atol;        // KernelBench's allclose tolerance (atol = rtol)
 };
 constexpr DtypeRule kRules[] = {
     {dsl::DType::F16, 0x1p-10, 0x1p-11, 1e-2},
@@ -186,10 +186,11 @@ Comparison compareOutput(const std::string& name, const interp::HostTensor& actu
     // Every value within the max bound but the mean over it: the worst value is the one to look at.
     std::string where = wrong.empty() ? fmt::format("worst: {}", firstWrong({worst}, actual, golden))
                                       : fmt::format("first: {}", firstWrong(wrong, actual, golden));
-    c.message = fmt::format("{}: mean rel error {:.3g} (limit {:.3g}), max rel error {:.3g} (limit {:.3g}), {} of {} "
-                            "values over the max{}; {}",
-                            name, c.meanRelError, c.tau, maxRel, maxRelAllowed, wrong.size(), n,
-                            smallWrong ? fmt::format(" ({} near zero)", smallWrong) : "", where);
+    c.message = fmt::format(
+        "{}: mean rel error {:.3g} (limit {:.3g}), max rel error {:.3g} (limit {:.3g}), {} of {} "
+        "values over the max{}; {}",
+        name, c.meanRelError, c.tau, maxRel, maxRelAllowed, wrong.size(), n,
+        smallWrong ? fmt::format(" ({} near zero)", smallWrong) : "", where);
   }
   return c;
 }

@@ -24,8 +24,7 @@ std::string content(Record r) {
 }
 
 bool endsWith(const std::string& text, const std::string& suffix) {
-  return text.size() >= suffix.size() &&
-         text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+  return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
 std::optional<std::string> readFile(const std::string& path) {
@@ -52,9 +51,9 @@ std::optional<ReportInfo> parseReportInfo(const std::string& text, std::string* 
     nlohmann::json j = nlohmann::json::parse(text);
     if (!j.is_object()) throw std::runtime_error("not a JSON object");
     ReportInfo info;
-    for (auto [key, field] : {std::pair{"title", &info.title}, std::pair{"suite", &info.suite},
-                              std::pair{"solutions", &info.solutions}, std::pair{"rule", &info.rule},
-                              std::pair{"arch", &info.arch}}) {
+    for (auto [key, field] :
+         {std::pair{"title", &info.title}, std::pair{"suite", &info.suite}, std::pair{"solutions", &info.solutions},
+          std::pair{"rule", &info.rule}, std::pair{"arch", &info.arch}}) {
       auto it = j.find(key);
       if (it == j.end()) continue;
       if (!it->is_string()) throw std::runtime_error(fmt::format("'{}' is not a string", key));
@@ -94,8 +93,7 @@ std::optional<MergedRows> mergeShardResults(const std::vector<ShardResults>& sha
       std::string key = recordKey(*row);
       auto [it, inserted] = byKey.try_emplace(key, Seen{*row, where});
       if (!inserted && content(it->second.row) != content(*row)) {
-        *error = fmt::format("duplicate record '{}' with different content: {} and {}", key, it->second.where,
-                             where);
+        *error = fmt::format("duplicate record '{}' with different content: {} and {}", key, it->second.where, where);
         return std::nullopt;
       }
     }
@@ -129,8 +127,8 @@ std::optional<MergedRows> mergeShards(const std::vector<std::string>& shards, st
       return std::nullopt;
     }
     if (info && reportInfoToJson(*info) != reportInfoToJson(*thisInfo)) {
-      *error = fmt::format("the shards are not of one run: {} says {}, {} says {}", infoPath,
-                           reportInfoToJson(*info), thisInfoPath, reportInfoToJson(*thisInfo));
+      *error = fmt::format("the shards are not of one run: {} says {}, {} says {}", infoPath, reportInfoToJson(*info),
+                           thisInfoPath, reportInfoToJson(*thisInfo));
       return std::nullopt;
     }
     info = thisInfo;
@@ -172,8 +170,7 @@ int runBenchMerge(const std::vector<std::string>& shards, const std::string& out
     file.close();
     if (ec || !file) {
       err << fmt::format("error: cannot write {}: {}\n", tmp, ec ? ec.message() : std::strerror(errno));
-      for (const auto& [written, unused] : files)
-        std::filesystem::remove(outDir + "/" + written + ".tmp", ec);
+      for (const auto& [written, unused] : files) std::filesystem::remove(outDir + "/" + written + ".tmp", ec);
       return 1;
     }
   }

@@ -20,15 +20,15 @@ double limitScore(double candUs, double baseUs, double limitUs);
 
 struct Scores {
   int tasks = 0, cases = 0, samples = 0;
-  double compAt1 = 0, passAt1 = 0;           // over tasks: a task compiles / passes if all its cases do
-  std::map<int, double> compAtK, passAtK;    // k -> Comp@k / Pass@k over tasks (k = 1, 5, 10, ... up to the samples)
+  double compAt1 = 0, passAt1 = 0;         // over tasks: a task compiles / passes if all its cases do
+  std::map<int, double> compAtK, passAtK;  // k -> Comp@k / Pass@k over tasks (k = 1, 5, 10, ... up to the samples)
   // "0", "0.8", "1", "2" -> fraction of (task, sample) pairs correct on every case with a speedup over eager (the
   // geometric mean over its cases of eager / simulated) above p; fast_0 is the correctness rate.
   std::map<std::string, double> fastP;
-  double geomeanSpeedup = 0;                 // over correct cases, eager / simulated
-  double limitScore = 0;                     // mean over cases of limitScore() (0 for an incorrect case)
-  double cannScore = 0;                      // mean over tasks of CANN Bench's operator score (0..100, see cannOperatorScore)
-  std::map<std::string, int> failures;       // failure name -> rows
+  double geomeanSpeedup = 0;  // over correct cases, eager / simulated
+  double limitScore = 0;      // mean over cases of limitScore() (0 for an incorrect case)
+  double cannScore = 0;       // mean over tasks of CANN Bench's operator score (0..100, see cannOperatorScore)
+  std::map<std::string, int> failures;  // failure name -> rows
 };
 
 struct TaskScore {
@@ -38,7 +38,7 @@ struct TaskScore {
   double geomeanSpeedup = 0;  // over its correct cases
   double limitScore = 0;
   double cannScore = 0;
-  std::string firstFailure;   // the first failing row's failure and message
+  std::string firstFailure;  // the first failing row's failure and message
 };
 
 struct Summary {

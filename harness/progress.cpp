@@ -30,9 +30,7 @@ void StderrProgressOutput::write(std::string_view text) {
   std::fflush(stderr);
 }
 
-bool StderrProgressOutput::isTerminal() {
-  return ::isatty(STDERR_FILENO) == 1;
-}
+bool StderrProgressOutput::isTerminal() { return ::isatty(STDERR_FILENO) == 1; }
 
 int StderrProgressOutput::width() {
   winsize size{};
@@ -48,8 +46,7 @@ std::string formatDuration(double seconds) {
   return fmt::format("{}s", s);
 }
 
-Progress::Progress(int total, int alreadyDone, ProgressOptions options, ProgressOutput& out,
-                   ProgressClock& clock)
+Progress::Progress(int total, int alreadyDone, ProgressOptions options, ProgressOutput& out, ProgressClock& clock)
     : total_(total),
       alreadyDone_(alreadyDone),
       options_(options),
@@ -87,8 +84,8 @@ std::string Progress::rowLine(const Record& row) const {
   std::string status = row.correct ? "pass" : failureName(row.failure);
   std::string line = fmt::format("[{}/{}] {} {}", alreadyDone_ + finished_, total_, recordKey(row), status);
   if (!row.correct && !row.message.empty()) line += ": " + report_detail::clip(row.message, kMessageChars);
-  line += fmt::format(" ({})", row.wallSeconds < 10 ? fmt::format("{:.1f}s", row.wallSeconds)
-                                                    : formatDuration(row.wallSeconds));
+  line += fmt::format(" ({})",
+                      row.wallSeconds < 10 ? fmt::format("{:.1f}s", row.wallSeconds) : formatDuration(row.wallSeconds));
   return line;
 }
 
@@ -108,8 +105,8 @@ void Progress::finished(const Record& row) {
 
 void Progress::done() {
   std::lock_guard lock(mutex_);
-  std::string summary = fmt::format("done: {} rows ({} this run, {} failed) in {}", alreadyDone_ + finished_,
-                                    finished_, failed_, formatDuration(clock_.nowSeconds() - start_));
+  std::string summary = fmt::format("done: {} rows ({} this run, {} failed) in {}", alreadyDone_ + finished_, finished_,
+                                    failed_, formatDuration(clock_.nowSeconds() - start_));
   if (options_.terminal) {
     out_.write("\r\x1b[2K" + bar() + "\n" + summary + "\n");
   } else {

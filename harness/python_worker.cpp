@@ -27,7 +27,8 @@ using Clock = std::chrono::steady_clock;
 
 std::string describeStatus(int status) {
   if (WIFEXITED(status)) return fmt::format("exit status {}", WEXITSTATUS(status));
-  if (WIFSIGNALED(status)) return fmt::format("killed by signal {} ({})", WTERMSIG(status), strsignal(WTERMSIG(status)));
+  if (WIFSIGNALED(status))
+    return fmt::format("killed by signal {} ({})", WTERMSIG(status), strsignal(WTERMSIG(status)));
   return fmt::format("wait status {}", status);
 }
 
@@ -96,7 +97,8 @@ LineReply LineWorker::request(const std::string& line, double timeoutSeconds) {
 }
 
 LineReply LineWorker::readLine(double timeoutSeconds) {
-  auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeoutSeconds));
+  auto deadline =
+      Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeoutSeconds));
   while (true) {
     size_t nl = buffer_.find('\n');
     if (nl != std::string::npos) {

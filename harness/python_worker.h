@@ -12,10 +12,10 @@
 namespace tilecraft::harness {
 
 struct LineReply {
-  bool ok = false;       // a line came back
-  std::string line;      // the reply, without its newline
+  bool ok = false;   // a line came back
+  std::string line;  // the reply, without its newline
   bool timedOut = false;
-  std::string failure;   // when !ok: how the child ended ("exit status 3", "killed by signal 9", ...)
+  std::string failure;  // when !ok: how the child ended ("exit status 3", "killed by signal 9", ...)
 };
 
 class LineWorker {

@@ -22,10 +22,10 @@ enum class Failure {
   AntiCheat,        // zeros / constant / copied input where the golden is not
   Crash,
   Timeout,
-  SandboxViolation, // includes a forged verdict
-  GoldenError,      // the task's golden failed: not the solution's fault, not counted against it
-  NotEvaluable,     // the harness cannot evaluate this (solution kind, task feature): said why
-  NoSolution,       // no solution folder for the task
+  SandboxViolation,  // includes a forged verdict
+  GoldenError,       // the task's golden failed: not the solution's fault, not counted against it
+  NotEvaluable,      // the harness cannot evaluate this (solution kind, task feature): said why
+  NoSolution,        // no solution folder for the task
 };
 const char* failureName(Failure f);
 std::optional<Failure> failureFromName(const std::string& name);
@@ -39,20 +39,20 @@ struct Record {
   std::string solutionKind;   // "dsl", "ascendc", "none"
   std::string instantiation;  // e.g. "f16", the binding's name for it
   bool compiled = false;
-  bool correct = false;       // on both seeds
+  bool correct = false;  // on both seeds
   Failure failure = Failure::None;
-  std::string message;        // one line, for the report
+  std::string message;  // one line, for the report
   // Correctness figures of the worse seed.
-  std::string rule;           // "cann" or "allclose"
+  std::string rule;  // "cann" or "allclose"
   double meanRelError = 0, maxRelError = 0, tau = 0;
   // Speed, when it ran correctly: simulated device time on the perf model and the references.
   double simUs = 0;
   double limitUs = 0;
   double eagerUs = 0;
-  std::string eagerSource;    // "model" or "measured"
-  std::string bottleneck;     // the kernel's bottleneck pipe on the timeline
+  std::string eagerSource;                   // "model" or "measured"
+  std::string bottleneck;                    // the kernel's bottleneck pipe on the timeline
   std::map<std::string, double> pipeBusyUs;  // per pipe on the slowest core
-  double wallSeconds = 0;     // what evaluating this row cost the harness
+  double wallSeconds = 0;                    // what evaluating this row cost the harness
 };
 
 // The row's key, "task/case/sample": unique within a run, sorts rows for reports.

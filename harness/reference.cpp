@@ -49,6 +49,8 @@ const std::map<std::string, Family, std::less<>>& families() {
     auto set = [&](std::initializer_list<const char*> names, Family f) {
       for (const char* n : names) m[n] = f;
     };
+    // One row per op family (names, then what one of them costs); the formatter would put each name on a line.
+    // clang-format off
     set({"view", "_unsafe_view", "_reshape_alias", "reshape", "expand", "expand_as", "permute", "transpose", "t",
          "squeeze", "unsqueeze", "slice", "select", "as_strided", "alias", "detach", "unbind", "split",
          "split_with_sizes", "chunk", "narrow", "unfold", "lift_fresh", "diagonal", "movedim", "flatten",
@@ -117,6 +119,7 @@ const std::map<std::string, Family, std::less<>>& families() {
     set({"mm", "bmm", "addmm", "baddbmm", "addbmm", "matmul", "linear", "convolution", "_convolution",
          "convolution_backward", "mv", "addmv", "dot", "vdot", "outer", "ger", "einsum", "_scaled_dot_product_attention"},
         {Kind::Cube, {}});
+    // clang-format on
     return m;
   }();
   return table;
@@ -212,7 +215,7 @@ double cubeFlops(const std::string& family, const AtenOp& op) {
 
 struct OpCost {
   bool kernel = false;
-  perf::OpWork work;  // this op as its own eager kernel
+  perf::OpWork work;                       // this op as its own eager kernel
   std::vector<perf::VecItem> fusedVector;  // its share of the fused kernel's vector work
   double fusedCube = 0;
   bool known = true;
@@ -293,7 +296,8 @@ perf::DType caseFloatDtype(const std::vector<NamedTensor>& inputs, const GoldenR
 perf::CubeType cubeTypeOf(const std::vector<NamedTensor>& inputs, perf::DType caseFloat) {
   bool anyFloat = false;
   for (const NamedTensor& t : inputs) anyFloat |= dsl::isFloat(t.tensor.dtype);
-  bool int8 = std::any_of(inputs.begin(), inputs.end(), [](const NamedTensor& t) { return t.tensor.dtype == dsl::DType::I8; });
+  bool int8 =
+      std::any_of(inputs.begin(), inputs.end(), [](const NamedTensor& t) { return t.tensor.dtype == dsl::DType::I8; });
   if (int8) return perf::CubeType::Int8;
   if (anyFloat && caseFloat == perf::DType::F32) return perf::CubeType::F32;
   return perf::CubeType::F16;

@@ -17,13 +17,13 @@ namespace tilecraft::harness {
 
 struct ReferenceFigures {
   bool ok = false;
-  std::string why;             // when not ok: what could not be modelled
+  std::string why;  // when not ok: what could not be modelled
   double limitUs = 0;
-  std::string bottleneck;      // the unit that sets the limit: "mte2", "vector", "cube", ...
+  std::string bottleneck;  // the unit that sets the limit: "mte2", "vector", "cube", ...
   double eagerUs = 0;
-  std::string eagerSource;     // "model" (from the ATen ops) or "measured" (910b2.json)
+  std::string eagerSource;  // "model" (from the ATen ops) or "measured" (910b2.json)
   int eagerKernels = 0;
-  double modelEagerUs = 0;         // the ATen-op estimate, also when eagerUs is a measured baseline
+  double modelEagerUs = 0;              // the ATen-op estimate, also when eagerUs is a measured baseline
   std::vector<std::string> unknownOps;  // ATen ops the table does not know, priced as one unary op each
 };
 

@@ -17,8 +17,7 @@ void appendAligned(std::string& out, const Table& t) {
   std::vector<size_t> widths(t.header.size(), 0);
   for (size_t c = 0; c < t.header.size(); ++c) widths[c] = report_detail::displayWidth(t.header[c]);
   for (const auto& row : t.rows) {
-    for (size_t c = 0; c < row.size(); ++c)
-      widths[c] = std::max(widths[c], report_detail::displayWidth(row[c]));
+    for (size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], report_detail::displayWidth(row[c]));
   }
   auto line = [&](const std::vector<std::string>& cells) {
     std::string text = " ";

@@ -9,14 +9,14 @@
 namespace tilecraft::harness {
 
 struct ReportInfo {
-  std::string title;        // e.g. "tilecraft bench --smoke tasks/"
-  std::string suite;        // the tasks root as given
-  std::string solutions;    // the solutions root as given
-  std::string rule;         // "cann" or "allclose"
-  std::string arch;         // "910b2"
+  std::string title;      // e.g. "tilecraft bench --smoke tasks/"
+  std::string suite;      // the tasks root as given
+  std::string solutions;  // the solutions root as given
+  std::string rule;       // "cann" or "allclose"
+  std::string arch;       // "910b2"
 };
 
-std::string renderTable(const Summary& s, const ReportInfo& info);     // plain text for the terminal
+std::string renderTable(const Summary& s, const ReportInfo& info);  // plain text for the terminal
 std::string renderMarkdown(const Summary& s, const ReportInfo& info);
 std::string renderHtml(const Summary& s, const ReportInfo& info);
 

@@ -29,23 +29,12 @@ std::string htmlEscape(const std::string& text) {
   out.reserve(text.size());
   for (char c : text) {
     switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&#39;";
-        break;
-      default:
-        out += c;
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default: out += c;
     }
   }
   return out;
@@ -59,17 +48,10 @@ std::string scriptJson(const nlohmann::json& j) {
   out.reserve(text.size());
   for (char c : text) {
     switch (c) {
-      case '<':
-        out += "\\u003c";
-        break;
-      case '>':
-        out += "\\u003e";
-        break;
-      case '&':
-        out += "\\u0026";
-        break;
-      default:
-        out += c;
+      case '<': out += "\\u003c"; break;
+      case '>': out += "\\u003e"; break;
+      case '&': out += "\\u0026"; break;
+      default: out += c;
     }
   }
   return out;
@@ -87,9 +69,7 @@ std::string inlineScript(std::string_view source) {
   return out;
 }
 
-nlohmann::json figure(double v) {
-  return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(0);
-}
+nlohmann::json figure(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(0); }
 
 std::vector<std::string> orderedPipes(const std::vector<Record>& rows) {
   std::set<std::string> seen;
@@ -184,8 +164,8 @@ void appendRows(std::string& out, const std::vector<Record>& rows) {
         "<td>{}</td><td>{}</td></tr>\n",
         r.correct ? "pass" : "fail", htmlEscape(r.task), htmlEscape(r.caseId), r.sample, htmlEscape(solution),
         htmlEscape(result), report_detail::formatMicros(r.simUs), report_detail::formatMicros(r.eagerUs),
-        report_detail::formatMicros(r.limitUs), report_detail::formatSpeedup(speedup),
-        htmlEscape(r.bottleneck), htmlEscape(r.message));
+        report_detail::formatMicros(r.limitUs), report_detail::formatSpeedup(speedup), htmlEscape(r.bottleneck),
+        htmlEscape(r.message));
   }
   out += "</tbody></table></section>\n";
 }
@@ -299,8 +279,8 @@ std::string renderHtml(const Summary& s, const ReportInfo& info) {
   out += "</section>\n";
   for (size_t i = 3; i < tables.size(); ++i) appendTable(out, tables[i], tableIds[i]);
   appendRows(out, s.rows);
-  out += fmt::format("<footer>Charts: Chart.js {} (MIT), inlined.</footer>\n",
-                     htmlEscape(std::string(chartJsVersion())));
+  out +=
+      fmt::format("<footer>Charts: Chart.js {} (MIT), inlined.</footer>\n", htmlEscape(std::string(chartJsVersion())));
   out += "<script type=\"application/json\" id=\"report-data\">" + scriptJson(chartData(s)) + "</script>\n";
   out += "<script>\n" + inlineScript(chartJsSource()) + "\n</script>\n";
   out += std::string("<script>") + kScript + "</script>\n</body>\n</html>\n";

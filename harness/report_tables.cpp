@@ -75,11 +75,10 @@ Table tasksTable(const Summary& s) {
               "correct", "speedup", "limit score", "CANN score", "first failure"};
   t.numeric = {false, true, false, true, true, true, true, true, true, false};
   for (const TaskScore& task : s.tasks) {
-    t.rows.push_back(
-        {clip(task.task, kMessageChars), std::to_string(task.level), clip(task.category, kMessageChars),
-         std::to_string(task.cases), std::to_string(task.compiled), std::to_string(task.correct),
-         formatSpeedup(task.geomeanSpeedup), formatScore(task.limitScore), formatCannScore(task.cannScore),
-         task.firstFailure.empty() ? "-" : clip(task.firstFailure, kMessageChars)});
+    t.rows.push_back({clip(task.task, kMessageChars), std::to_string(task.level), clip(task.category, kMessageChars),
+                      std::to_string(task.cases), std::to_string(task.compiled), std::to_string(task.correct),
+                      formatSpeedup(task.geomeanSpeedup), formatScore(task.limitScore), formatCannScore(task.cannScore),
+                      task.firstFailure.empty() ? "-" : clip(task.firstFailure, kMessageChars)});
   }
   return t;
 }
@@ -108,8 +107,7 @@ std::vector<std::pair<std::string, int>> orderedFailures(const std::map<std::str
     if (it != failures.end() && it->second > 0) ordered.emplace_back(name, it->second);
   }
   for (const auto& [name, count] : failures) {
-    if (!known.count(name) && name != failureName(Failure::None) && count > 0)
-      ordered.emplace_back(name, count);
+    if (!known.count(name) && name != failureName(Failure::None) && count > 0) ordered.emplace_back(name, count);
   }
   return ordered;
 }
@@ -126,8 +124,7 @@ std::vector<Table> reportTables(const Summary& s) {
   tables.push_back(std::move(levels));
   Table categories = scoresTable("By category", ks);
   for (const auto& [category, scores] : s.byCategory) {
-    categories.rows.push_back(
-        scoresRow(clip(category.empty() ? "(none)" : category, kMessageChars), scores, ks));
+    categories.rows.push_back(scoresRow(clip(category.empty() ? "(none)" : category, kMessageChars), scores, ks));
   }
   tables.push_back(std::move(categories));
   tables.push_back(tasksTable(s));
@@ -174,11 +171,7 @@ std::string clip(const std::string& text, size_t maxChars) {
   size_t chars = 0;
   for (size_t i = 0; i < text.size();) {
     auto lead = static_cast<unsigned char>(text[i]);
-    size_t len = lead < 0x80           ? 1
-                 : (lead >> 5) == 0x6  ? 2
-                 : (lead >> 4) == 0xE  ? 3
-                 : (lead >> 3) == 0x1E ? 4
-                                       : 1;
+    size_t len = lead < 0x80 ? 1 : (lead >> 5) == 0x6 ? 2 : (lead >> 4) == 0xE ? 3 : (lead >> 3) == 0x1E ? 4 : 1;
     if (i + len > text.size()) len = text.size() - i;
     if (chars == maxChars) {
       out += "...";

@@ -51,8 +51,7 @@ std::vector<size_t> shardItems(const std::vector<std::string>& keys, Shard shard
   // Block i is [i*M/N, (i+1)*M/N): sizes floor or ceil of M/N, the blocks tiling 0..M exactly.
   size_t m = keys.size(), n = static_cast<size_t>(shard.count), i = static_cast<size_t>(shard.index);
   size_t begin = i * m / n, end = (i + 1) * m / n;
-  return {order.begin() + static_cast<std::ptrdiff_t>(begin),
-          order.begin() + static_cast<std::ptrdiff_t>(end)};
+  return {order.begin() + static_cast<std::ptrdiff_t>(begin), order.begin() + static_cast<std::ptrdiff_t>(end)};
 }
 
 }  // namespace tilecraft::harness

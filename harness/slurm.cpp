@@ -14,9 +14,7 @@ constexpr const char* kOptionTaken =
     "--slurm: sbatch option '{}' is set by tilecraft (one array task per shard, "
     "the merge after them)";
 
-std::string shardDir(const SlurmJob& job, const std::string& index) {
-  return job.outDir + "/shard-" + index;
-}
+std::string shardDir(const SlurmJob& job, const std::string& index) { return job.outDir + "/shard-" + index; }
 
 // Slurm expands %-patterns in --output paths: a literal '%' in DIR is written "%%".
 std::string slurmPattern(const std::string& path) {
@@ -60,8 +58,7 @@ std::optional<std::string> submit(support::ProcessRunner& runner, const std::vec
   if (result.exitCode != 0) {
     std::string status =
         result.exitCode >= 0 ? std::to_string(result.exitCode) : fmt::format("signal {}", result.termSignal);
-    *error =
-        fmt::format("--slurm: sbatch failed (exit status {}) submitting the {}: {}", status, what, firstErr);
+    *error = fmt::format("--slurm: sbatch failed (exit status {}) submitting the {}: {}", status, what, firstErr);
     return std::nullopt;
   }
   std::string id = result.out.substr(0, result.out.find_first_of(";\n"));
@@ -134,8 +131,7 @@ std::vector<std::string> sbatchMergeCommand(const SlurmJob& job, const std::stri
   return argv;
 }
 
-std::optional<SlurmSubmission> submitSlurm(const SlurmJob& job, support::ProcessRunner& runner,
-                                           std::string* error) {
+std::optional<SlurmSubmission> submitSlurm(const SlurmJob& job, support::ProcessRunner& runner, std::string* error) {
   if (job.shards < 1) {
     *error = fmt::format("--slurm: the shard count must be at least 1, got {}", job.shards);
     return std::nullopt;

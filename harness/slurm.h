@@ -13,14 +13,13 @@
 namespace tilecraft::harness {
 
 struct SlurmJob {
-  std::string tilecraft;  // the binary every node runs (an absolute path on a shared file system)
-  std::vector<std::string> benchArgs;  // bench's own arguments (TASKS, --solutions SOL, --smoke, ...) without
-                                       // --slurm, --shard and --out
-  std::string outDir;                  // DIR: shard i writes DIR/shard-<i>, the merge job DIR itself
-  int shards = 1;                      // N: array tasks 0..N-1
-  std::vector<std::string>
-      sbatchOptions;  // passed through to both sbatch calls, e.g. --partition=cpu --time=2:00:00
-                      // (--wait makes each call return when its job has finished)
+  std::string tilecraft;                   // the binary every node runs (an absolute path on a shared file system)
+  std::vector<std::string> benchArgs;      // bench's own arguments (TASKS, --solutions SOL, --smoke, ...) without
+                                           // --slurm, --shard and --out
+  std::string outDir;                      // DIR: shard i writes DIR/shard-<i>, the merge job DIR itself
+  int shards = 1;                          // N: array tasks 0..N-1
+  std::vector<std::string> sbatchOptions;  // passed through to both sbatch calls, e.g. --partition=cpu --time=2:00:00
+                                           // (--wait makes each call return when its job has finished)
   std::string jobName = "tilecraft-bench";
 };
 
@@ -46,8 +45,7 @@ struct SlurmSubmission {
 //   "--slurm: cannot write DIR/slurm/array.sh: <reason>"
 //   "--slurm: sbatch failed (exit status S) submitting the array job: <sbatch's stderr, first line>"
 //   "--slurm: sbatch printed no job id for the array job: '<its stdout>'"   (the same two for the merge job)
-std::optional<SlurmSubmission> submitSlurm(const SlurmJob& job, support::ProcessRunner& runner,
-                                           std::string* error);
+std::optional<SlurmSubmission> submitSlurm(const SlurmJob& job, support::ProcessRunner& runner, std::string* error);
 
 // 'text' as one POSIX shell word.
 std::string shellQuote(const std::string& text);

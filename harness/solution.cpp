@@ -67,8 +67,8 @@ Binding readBinding(const fs::path& file, std::string* error) {
       YAML::Node node = root[section];
       if (!node) continue;
       if (!node.IsMap()) {
-        throw std::runtime_error(fmt::format("line {}: '{}' must map names to expressions", node.Mark().line + 1,
-                                             section));
+        throw std::runtime_error(
+            fmt::format("line {}: '{}' must map names to expressions", node.Mark().line + 1, section));
       }
       auto& target = std::string(section) == "dims" ? b.dims : b.attrs;
       for (const auto& kv : node) target[kv.first.as<std::string>()] = kv.second.as<std::string>();
@@ -304,16 +304,19 @@ std::vector<Solution> findSolutions(const fs::path& root, const std::string& tas
 CaseBinding bindCase(const Solution& solution, const Task& task, const Case& c,
                      const std::vector<std::vector<int64_t>>& inputShapes,
                      const std::vector<std::vector<int64_t>>& outputShapes) {
-  if (solution.kind == "none") return failed(Failure::NoSolution, fmt::format("no solution in {}", solution.dir.string()));
+  if (solution.kind == "none")
+    return failed(Failure::NoSolution, fmt::format("no solution in {}", solution.dir.string()));
   if (solution.kind == "ascendc") {
-    return failed(Failure::NotEvaluable, "AscendC custom-operator projects are not evaluable yet (the custom-op "
-                                         "project runner is a later issue)");
+    return failed(Failure::NotEvaluable,
+                  "AscendC custom-operator projects are not evaluable yet (the custom-op "
+                  "project runner is a later issue)");
   }
   if (!solution.error.empty()) return failed(Failure::Syntax, solution.error);
   for (size_t i = 0; i < c.inputs.size(); ++i) {
     if (c.inputs[i].present && c.inputs[i].isList) {
       return failed(Failure::NotEvaluable, fmt::format("input '{}' is a tensor list, which a Tile DSL kernel cannot "
-                                                       "take", i < task.inputs.size() ? task.inputs[i].name : "?"));
+                                                       "take",
+                                                       i < task.inputs.size() ? task.inputs[i].name : "?"));
     }
   }
 
@@ -344,7 +347,8 @@ CaseBinding bindCase(const Solution& solution, const Task& task, const Case& c,
   }
 
   ShapeMap shapes;
-  for (size_t i = 0; i < task.inputs.size() && i < inputShapes.size(); ++i) shapes[task.inputs[i].name] = inputShapes[i];
+  for (size_t i = 0; i < task.inputs.size() && i < inputShapes.size(); ++i)
+    shapes[task.inputs[i].name] = inputShapes[i];
   for (size_t i = 0; i < task.outputs.size() && i < outputShapes.size(); ++i) {
     shapes[task.outputs[i].name] = outputShapes[i];
   }
@@ -378,16 +382,16 @@ CaseBinding bindCase(const Solution& solution, const Task& task, const Case& c,
       const KernelParam::Extent& e = p.shape[d];
       if (e.dim.empty()) {
         if (view[d] != e.value && solution.binding.dims.empty()) {
-          *why = fmt::format("dimension {} of '{}' is {} in the kernel but {} in the case", d, p.name, e.value,
-                             view[d]);
+          *why =
+              fmt::format("dimension {} of '{}' is {} in the kernel but {} in the case", d, p.name, e.value, view[d]);
           return false;
         }
         continue;
       }
       auto known = dims.find(e.dim);
       if (known != dims.end() && known->second != view[d] && !solution.binding.dims.count(e.dim)) {
-        *why = fmt::format("dim {} is {} from {} but {} from '{}' dimension {}", e.dim, known->second,
-                           dimSource[e.dim], view[d], p.name, d);
+        *why = fmt::format("dim {} is {} from {} but {} from '{}' dimension {}", e.dim, known->second, dimSource[e.dim],
+                           view[d], p.name, d);
         return false;
       }
     }
@@ -456,9 +460,10 @@ CaseBinding bindCase(const Solution& solution, const Task& task, const Case& c,
     int64_t viewNumel = product(bound, 0, bound.size());
     int64_t caseNumel = product(caseShape, 0, caseShape.size());
     if (viewNumel != caseNumel) {
-      return failed(Failure::Signature,
-                    fmt::format("{}: '{}' has {} elements in the case but the kernel sees [{}] = {}",
-                                kernel->file.filename().string(), p.name, caseNumel, fmt::join(bound, ", "), viewNumel));
+      return failed(
+          Failure::Signature,
+          fmt::format("{}: '{}' has {} elements in the case but the kernel sees [{}] = {}",
+                      kernel->file.filename().string(), p.name, caseNumel, fmt::join(bound, ", "), viewNumel));
     }
     b.views[p.name] = bound;
   }

@@ -63,8 +63,8 @@ struct CaseBinding {
   Failure failure = Failure::None;  // when not ok
   std::string message;
   const DslKernel* kernel = nullptr;
-  std::vector<std::string> args;                       // NAME=VALUE for dims and attributes
-  std::map<std::string, std::vector<int64_t>> views;   // tensor -> the shape the kernel sees it as
+  std::vector<std::string> args;                      // NAME=VALUE for dims and attributes
+  std::map<std::string, std::vector<int64_t>> views;  // tensor -> the shape the kernel sees it as
 };
 
 // `outputShapes`: the golden's output shapes, in proto output order.

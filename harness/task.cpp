@@ -62,8 +62,7 @@ json scalarToJson(const YAML::Node& node) {
 
 json yamlToJson(const YAML::Node& node) {
   switch (node.Type()) {
-    case YAML::NodeType::Scalar:
-      return scalarToJson(node);
+    case YAML::NodeType::Scalar: return scalarToJson(node);
     case YAML::NodeType::Sequence: {
       json out = json::array();
       for (const auto& item : node) out.push_back(yamlToJson(item));
@@ -74,22 +73,17 @@ json yamlToJson(const YAML::Node& node) {
       for (const auto& kv : node) out[kv.first.Scalar()] = yamlToJson(kv.second);
       return out;
     }
-    default:
-      return nullptr;
+    default: return nullptr;
   }
 }
 
-int lineOf(const YAML::Node& node) {
-  return node.Mark().line >= 0 ? node.Mark().line + 1 : 0;
-}
+int lineOf(const YAML::Node& node) { return node.Mark().line >= 0 ? node.Mark().line + 1 : 0; }
 
 class ProtoReader {
  public:
   ProtoReader(std::string file, std::vector<TaskError>& errors) : file_(std::move(file)), errors_(errors) {}
 
-  void error(const YAML::Node& at, std::string message) {
-    errors_.push_back({file_, lineOf(at), std::move(message)});
-  }
+  void error(const YAML::Node& at, std::string message) { errors_.push_back({file_, lineOf(at), std::move(message)}); }
 
   std::optional<std::string> str(const YAML::Node& map, const char* key, bool required) {
     YAML::Node v = map[key];
@@ -134,25 +128,20 @@ class ProtoReader {
       t.name = str(item, "name", true).value_or("");
       YAML::Node dt = item["dtype"];
       if (!dt) {
-        error(item, fmt::format("{} `{}` has no `dtype`", key == std::string("inputs") ? "input" : "output",
-                                t.name));
+        error(item, fmt::format("{} `{}` has no `dtype`", key == std::string("inputs") ? "input" : "output", t.name));
       } else if (dt.IsScalar()) {
         t.dtypeNames.push_back(canonicalDtypeName(dt.Scalar()));
       } else if (dt.IsSequence()) {
         for (const auto& d : dt) {
-          if (d.IsScalar())
-            t.dtypeNames.push_back(canonicalDtypeName(d.Scalar()));
-          else
-            error(d, fmt::format("a dtype of `{}` must be a name such as float16", t.name));
+          if (d.IsScalar()) t.dtypeNames.push_back(canonicalDtypeName(d.Scalar()));
+          else error(d, fmt::format("a dtype of `{}` must be a name such as float16", t.name));
         }
       } else {
         error(dt, fmt::format("`dtype` of `{}` must be a name or a list of names", t.name));
       }
       for (const std::string& name : t.dtypeNames) {
-        if (auto d = dtypeFromCannName(name))
-          t.dtypes.push_back(*d);
-        else if (!isKnownCannDtype(name))
-          error(dt, fmt::format("unknown dtype `{}` of `{}`", name, t.name));
+        if (auto d = dtypeFromCannName(name)) t.dtypes.push_back(*d);
+        else if (!isKnownCannDtype(name)) error(dt, fmt::format("unknown dtype `{}` of `{}`", name, t.name));
       }
       t.optional = flag(item, "optional");
       t.isList = flag(item, "is_list");
@@ -219,8 +208,7 @@ class ProtoReader {
 // entry itself does not.
 void applySchemaMarkers(const std::string& schema, std::vector<TensorDecl>& inputs) {
   static const std::regex kParam("Tensor(\\[\\])?(\\?)?\\s+([A-Za-z_][A-Za-z0-9_]*)(\\s*=\\s*None)?");
-  for (auto it = std::sregex_iterator(schema.begin(), schema.end(), kParam); it != std::sregex_iterator();
-       ++it) {
+  for (auto it = std::sregex_iterator(schema.begin(), schema.end(), kParam); it != std::sregex_iterator(); ++it) {
     for (TensorDecl& t : inputs) {
       if (t.name != (*it)[3].str()) continue;
       if ((*it)[1].matched) t.isList = true;
@@ -238,8 +226,7 @@ int parseLevel(ProtoReader& reader, const YAML::Node& op, const std::filesystem:
   }
   // No difficulty: the parent folder's name says it (tasks/level2/<task>).
   std::string parent = dir.parent_path().filename().string();
-  if (parent.size() == 6 && parent.rfind("level", 0) == 0 &&
-      std::isdigit(static_cast<unsigned char>(parent[5])))
+  if (parent.size() == 6 && parent.rfind("level", 0) == 0 && std::isdigit(static_cast<unsigned char>(parent[5])))
     return parent[5] - '0';
   return 1;
 }
@@ -259,8 +246,7 @@ void loadProto(const std::filesystem::path& dir, Task& task, std::vector<TaskErr
   ProtoReader reader(file, errors);
   YAML::Node op = root["operator"];
   if (!op || !op.IsMap()) {
-    errors.push_back(
-        {file, 1, "proto.yaml must have an `operator:` mapping at its root (CANN Bench layout)"});
+    errors.push_back({file, 1, "proto.yaml must have an `operator:` mapping at its root (CANN Bench layout)"});
     return;
   }
   task.op = reader.str(op, "name", true).value_or("");
@@ -300,8 +286,7 @@ std::vector<RawCase> readCasesYaml(const std::string& file, std::vector<TaskErro
   return out;
 }
 
-std::vector<RawCase> readCasesCsv(const std::string& file, const std::string& text,
-                                  std::vector<TaskError>& errors) {
+std::vector<RawCase> readCasesCsv(const std::string& file, const std::string& text, std::vector<TaskError>& errors) {
   std::vector<RawCase> out;
   std::vector<CsvError> csvErrors;
   std::vector<CsvRecord> records = readCsv(text, csvErrors);
@@ -314,11 +299,10 @@ std::vector<RawCase> readCasesCsv(const std::string& file, const std::string& te
   static const char* kRequired[] = {"case_id", "input_shape", "dtype"};
   for (const char* column : kRequired) {
     if (std::find(header.begin(), header.end(), column) == header.end()) {
-      errors.push_back(
-          {file, records[0].line,
-           fmt::format("header has no `{}` column (expected: operator,case_id,input_shape,dtype,attrs,"
-                       "value_range,note)",
-                       column)});
+      errors.push_back({file, records[0].line,
+                        fmt::format("header has no `{}` column (expected: operator,case_id,input_shape,dtype,attrs,"
+                                    "value_range,note)",
+                                    column)});
       return out;
     }
   }
@@ -326,8 +310,8 @@ std::vector<RawCase> readCasesCsv(const std::string& file, const std::string& te
   for (size_t r = 1; r < records.size(); ++r) {
     const CsvRecord& rec = records[r];
     if (rec.cells.size() != header.size()) {
-      errors.push_back({file, rec.line,
-                        fmt::format("row has {} cells, the header has {}", rec.cells.size(), header.size())});
+      errors.push_back(
+          {file, rec.line, fmt::format("row has {} cells, the header has {}", rec.cells.size(), header.size())});
       continue;
     }
     json fields = json::object();
@@ -415,10 +399,8 @@ TaskLoad loadTask(const std::filesystem::path& dir, const LoadOptions& options) 
                                : fmt::format("no {} in the task folder", candidates[0])});
   } else if (casesFile.size() > 4 && casesFile.substr(casesFile.size() - 4) == ".csv") {
     std::string text;
-    if (!readText(casesFile, text))
-      caseErrors.push_back({casesFile, 0, "cannot read the file"});
-    else
-      raw = readCasesCsv(casesFile, text, caseErrors);
+    if (!readText(casesFile, text)) caseErrors.push_back({casesFile, 0, "cannot read the file"});
+    else raw = readCasesCsv(casesFile, text, caseErrors);
   } else {
     raw = readCasesYaml(casesFile, caseErrors);
   }
@@ -457,8 +439,7 @@ TaskLoad loadTask(const std::filesystem::path& dir, const LoadOptions& options) 
     }
   }
   if (!readText(dir / "desc.md", task.desc)) {
-    load.errors.push_back(
-        {(dir / "desc.md").string(), 0, "no desc.md (the task's description for generators)"});
+    load.errors.push_back({(dir / "desc.md").string(), 0, "no desc.md (the task's description for generators)"});
   }
   task.hasInputsPy = std::filesystem::exists(dir / "inputs.py");
   if (protoErrors == 0 && !task.cases.empty() && !casesFile.empty()) load.task = std::move(task);
@@ -473,8 +454,7 @@ std::vector<std::filesystem::path> findTaskDirs(const std::filesystem::path& roo
   for (auto it = std::filesystem::recursive_directory_iterator(root, options, ec);
        it != std::filesystem::recursive_directory_iterator(); it.increment(ec)) {
     if (ec) break;
-    if (it->is_directory(ec) && std::filesystem::exists(it->path() / "proto.yaml", ec))
-      out.push_back(it->path());
+    if (it->is_directory(ec) && std::filesystem::exists(it->path() / "proto.yaml", ec)) out.push_back(it->path());
   }
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());

@@ -62,8 +62,7 @@ RunResult ProcessRunnerService::run(const RunRequest& request) {
     return result;
   };
   if (ran.timedOut)
-    return set(RunStatus::TimedOut,
-               fmt::format("timed out after {:g} s (wall clock)", request.limits.wallSeconds));
+    return set(RunStatus::TimedOut, fmt::format("timed out after {:g} s (wall clock)", request.limits.wallSeconds));
   if (ran.termSignal != 0) return set(RunStatus::Crashed, fmt::format("killed by signal {}", ran.termSignal));
   if (ran.exitCode < 0) return set(RunStatus::CannotStart, ran.err);
   if (ran.exitCode == 3) {

@@ -185,8 +185,8 @@ struct ChildFds {
 };
 
 // After fork: async-signal-safe calls only.
-[[noreturn]] void execChild(const SandboxSpec& spec, bool sandboxed, pid_t parent, char* const* argv,
-                            char* const* envp, const ChildFds& fds, uint64_t cpuSeconds) {
+[[noreturn]] void execChild(const SandboxSpec& spec, bool sandboxed, pid_t parent, char* const* argv, char* const* envp,
+                            const ChildFds& fds, uint64_t cpuSeconds) {
   auto fail = [&](ChildStage stage) {
     ChildFailure failure{stage, errno};
     [[maybe_unused]] auto n = ::write(fds.execError, &failure, sizeof failure);
@@ -205,14 +205,12 @@ struct ChildFds {
   const int targets[3] = {kReportFd, kNonceFd, kStatusFd};
   int moved[3] = {-1, -1, -1};
   for (int i = 0; i < 3; ++i) {
-    if (sources[i] >= 0 && (moved[i] = ::fcntl(sources[i], F_DUPFD_CLOEXEC, 200)) < 0)
-      fail(ChildStage::Redirect);
+    if (sources[i] >= 0 && (moved[i] = ::fcntl(sources[i], F_DUPFD_CLOEXEC, 200)) < 0) fail(ChildStage::Redirect);
   }
   for (int i = 0; i < 3; ++i) {
     if (moved[i] >= 0 && ::dup2(moved[i], targets[i]) < 0) fail(ChildStage::Redirect);
   }
-  if (::dup2(fds.devNull, 0) < 0 || ::dup2(fds.out, 1) < 0 || ::dup2(fds.err, 2) < 0)
-    fail(ChildStage::Redirect);
+  if (::dup2(fds.devNull, 0) < 0 || ::dup2(fds.out, 1) < 0 || ::dup2(fds.err, 2) < 0) fail(ChildStage::Redirect);
   const std::string& cwd = spec.cwd.empty() ? spec.workDir : spec.cwd;
   if (!sandboxed && !cwd.empty() && ::chdir(cwd.c_str()) != 0) fail(ChildStage::Workdir);
   const Limits& limits = spec.limits;
@@ -238,10 +236,8 @@ std::string describeFailure(const std::string& program, const ChildFailure& fail
       return fmt::format("cannot run '{}': {}", program, reason);
     case ChildStage::Redirect:
       return fmt::format("cannot run '{}': cannot redirect its input and output: {}", program, reason);
-    case ChildStage::Workdir:
-      return fmt::format("cannot run '{}': cannot enter its work folder: {}", program, reason);
-    case ChildStage::Limits:
-      return fmt::format("cannot run '{}': cannot set its resource limits: {}", program, reason);
+    case ChildStage::Workdir: return fmt::format("cannot run '{}': cannot enter its work folder: {}", program, reason);
+    case ChildStage::Limits: return fmt::format("cannot run '{}': cannot set its resource limits: {}", program, reason);
     case ChildStage::Cgroup:
       return fmt::format("cannot run '{}': cannot enter its process-limit cgroup: {}", program, reason);
   }
@@ -321,8 +317,7 @@ SandboxResult SystemSandbox::run(const SandboxSpec& spec) {
   }
   if (pid == 0) execChild(spec, sandboxed, parent, argv.data(), envp.data(), fds, cpuSeconds);
   ::setpgid(pid, pid);
-  for (Fd* fd : {&out.write, &err.write, &execError.write, &status.write, &report.write, &nonce.read})
-    fd->reset();
+  for (Fd* fd : {&out.write, &err.write, &execError.write, &status.write, &report.write, &nonce.read}) fd->reset();
 
   ChildFailure failure{};
   ssize_t n;
@@ -370,8 +365,7 @@ SandboxResult SystemSandbox::run(const SandboxSpec& spec) {
       reaped = true;
       result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
     }
-    bool open =
-        std::any_of(std::begin(streams), std::end(streams), [](const Stream& s) { return s.fd.valid(); });
+    bool open = std::any_of(std::begin(streams), std::end(streams), [](const Stream& s) { return s.fd.valid(); });
     if (reaped && !open) break;
     auto now = Clock::now();
     if (reaped) {
@@ -388,8 +382,7 @@ SandboxResult SystemSandbox::run(const SandboxSpec& spec) {
     }
     auto millisUntil = [now](Clock::time_point t) {
       return std::max(
-          0LL,
-          static_cast<long long>(std::chrono::duration_cast<std::chrono::milliseconds>(t - now).count()) + 1);
+          0LL, static_cast<long long>(std::chrono::duration_cast<std::chrono::milliseconds>(t - now).count()) + 1);
     };
     long long waitMs = reaped ? millisUntil(drainDeadline) : exitFd.valid() ? -1 : 10;
     if (hasTimeout && !result.timedOut && !reaped) {
@@ -472,8 +465,7 @@ void CappedOutput::append(const char* data, size_t size) {
     head_.append(data, size);
     return;
   }
-  size_t toHead =
-      static_cast<size_t>(std::min<uint64_t>(size, half - std::min<uint64_t>(half, head_.size())));
+  size_t toHead = static_cast<size_t>(std::min<uint64_t>(size, half - std::min<uint64_t>(half, head_.size())));
   head_.append(data, toHead);
   data += toHead;
   size -= toHead;
@@ -496,9 +488,8 @@ std::string CappedOutput::text() const {
 }
 
 std::vector<std::string> bubblewrapArgv(const SandboxSpec& spec) {
-  std::vector<std::string> argv = {
-      "bwrap", "--die-with-parent", "--new-session", "--unshare-all", "--cap-drop",
-      "ALL",   "--clearenv",        "--ro-bind",     "/usr",          "/usr"};
+  std::vector<std::string> argv = {"bwrap", "--die-with-parent", "--new-session", "--unshare-all", "--cap-drop",
+                                   "ALL",   "--clearenv",        "--ro-bind",     "/usr",          "/usr"};
   for (const char* dir : {"/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"}) addSystemFolder(argv, dir);
   // The dynamic loader's cache and the alternatives symlinks: what g++ and the programs need from /etc, and
   // no more.
@@ -515,8 +506,7 @@ std::vector<std::string> bubblewrapArgv(const SandboxSpec& spec) {
   if (!spec.workDir.empty()) binds.emplace_back(absolute(spec.workDir), true);
   std::stable_sort(binds.begin(), binds.end(),
                    [](const auto& a, const auto& b) { return a.first.size() < b.first.size(); });
-  for (const auto& [path, writable] : binds)
-    argv.insert(argv.end(), {writable ? "--bind" : "--ro-bind", path, path});
+  for (const auto& [path, writable] : binds) argv.insert(argv.end(), {writable ? "--bind" : "--ro-bind", path, path});
   if (!spec.workDir.empty() || !spec.cwd.empty()) argv.insert(argv.end(), {"--chdir", cwd});
   for (const auto& [name, value] : spec.env) argv.insert(argv.end(), {"--setenv", name, value});
   argv.insert(argv.end(), {"--json-status-fd", std::to_string(kStatusFd), "--"});

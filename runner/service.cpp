@@ -75,8 +75,7 @@ void addNeighbourHeaders(Hash& hash, const fs::path& source) {
   fs::path dir = source.parent_path().empty() ? fs::path(".") : source.parent_path();
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
     std::string ext = it->path().extension().string();
-    if (it->is_regular_file(ec) && (ext == ".h" || ext == ".hpp" || ext == ".inc"))
-      files.push_back(it->path());
+    if (it->is_regular_file(ec) && (ext == ".h" || ext == ".hpp" || ext == ".inc")) files.push_back(it->path());
   }
   std::sort(files.begin(), files.end());
   for (const fs::path& file : files) hash.add(file.filename().string()).add(readFile(file));
@@ -120,8 +119,7 @@ Channel readChannel(const std::string& bytes, const std::string& expectedNonce) 
   std::string prefix = expectedNonce + " ";
   for (std::string line; std::getline(lines, line);) {
     if (line.rfind(prefix, 0) != 0) {
-      if (channel.forged.empty())
-        channel.forged = "the verdict channel carried a record without the run's nonce";
+      if (channel.forged.empty()) channel.forged = "the verdict channel carried a record without the run's nonce";
       continue;
     }
     std::string json = line.substr(prefix.size());
@@ -251,8 +249,7 @@ BuildResult Service::build(const BuildRequest& request) {
   fs::remove_all(scratch, ec);
   if (!fs::create_directories(scratch, ec)) {
     result.cannotStart = true;
-    result.diagnostics =
-        fmt::format("cannot create the build folder '{}': {}", scratch.string(), ec.message());
+    result.diagnostics = fmt::format("cannot create the build folder '{}': {}", scratch.string(), ec.message());
     return finish();
   }
   SandboxSpec spec;
@@ -363,19 +360,16 @@ RunResult Service::run(const RunRequest& request) {
   bool outOfMemory = result.err.find("std::bad_alloc") != std::string::npos ||
                      result.err.find("Cannot allocate memory") != std::string::npos;
   if (outOfMemory && (ran.exitCode != 0 || ran.termSignal != 0)) {
-    return set(RunStatus::LimitExceeded, fmt::format("ran out of memory: the address space limit is {}",
-                                                     bytesText(limits.addressSpaceBytes)));
+    return set(RunStatus::LimitExceeded,
+               fmt::format("ran out of memory: the address space limit is {}", bytesText(limits.addressSpaceBytes)));
   }
   if (ran.processLimitHit && (ran.exitCode != 0 || ran.termSignal != 0)) {
-    return set(RunStatus::LimitExceeded,
-               fmt::format("tried to start more than {} processes", limits.maxProcesses));
+    return set(RunStatus::LimitExceeded, fmt::format("tried to start more than {} processes", limits.maxProcesses));
   }
-  if (ran.termSignal != 0)
-    return set(RunStatus::Crashed, fmt::format("killed by {}", signalName(ran.termSignal)));
+  if (ran.termSignal != 0) return set(RunStatus::Crashed, fmt::format("killed by {}", signalName(ran.termSignal)));
   if (ran.exitCode == 2) {
     std::string line = firstLine(result.err);
-    return set(RunStatus::UsageError,
-               line.empty() ? "the program refused its arguments (exit status 2)" : line);
+    return set(RunStatus::UsageError, line.empty() ? "the program refused its arguments (exit status 2)" : line);
   }
   if (ran.exitCode != 0) return set(RunStatus::Crashed, fmt::format("exit status {}", ran.exitCode));
   if (!channel.forged.empty()) return set(RunStatus::ForgedVerdict, channel.forged);
@@ -392,24 +386,15 @@ RunResult Service::run(const RunRequest& request) {
 
 const char* runStatusName(RunStatus status) {
   switch (status) {
-    case RunStatus::Passed:
-      return "passed";
-    case RunStatus::CheckFailed:
-      return "check-failed";
-    case RunStatus::UsageError:
-      return "usage-error";
-    case RunStatus::Crashed:
-      return "crashed";
-    case RunStatus::TimedOut:
-      return "timed-out";
-    case RunStatus::LimitExceeded:
-      return "limit-exceeded";
-    case RunStatus::SandboxViolation:
-      return "sandbox-violation";
-    case RunStatus::ForgedVerdict:
-      return "forged-verdict";
-    case RunStatus::CannotStart:
-      return "cannot-start";
+    case RunStatus::Passed: return "passed";
+    case RunStatus::CheckFailed: return "check-failed";
+    case RunStatus::UsageError: return "usage-error";
+    case RunStatus::Crashed: return "crashed";
+    case RunStatus::TimedOut: return "timed-out";
+    case RunStatus::LimitExceeded: return "limit-exceeded";
+    case RunStatus::SandboxViolation: return "sandbox-violation";
+    case RunStatus::ForgedVerdict: return "forged-verdict";
+    case RunStatus::CannotStart: return "cannot-start";
   }
   return "unknown";
 }

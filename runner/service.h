@@ -16,9 +16,9 @@ struct Limits {
   double wallSeconds = 60;                  // 0 = none
   double cpuSeconds = 0;                    // 0 = wallSeconds + 1
   uint64_t addressSpaceBytes = 8ull << 30;  // per process
-  int maxProcesses = 64;                 // enforced for root too (PID namespace / cgroup), not RLIMIT_NPROC
-  uint64_t fileSizeBytes = 1ull << 30;   // largest file the program may write
-  uint64_t outputCapBytes = 2ull << 20;  // stdout and stderr each: first and last half kept, rest counted
+  int maxProcesses = 64;                    // enforced for root too (PID namespace / cgroup), not RLIMIT_NPROC
+  uint64_t fileSizeBytes = 1ull << 30;      // largest file the program may write
+  uint64_t outputCapBytes = 2ull << 20;     // stdout and stderr each: first and last half kept, rest counted
 };
 
 struct BuildRequest {
@@ -73,8 +73,8 @@ struct RunResult {
   RunStatus status = RunStatus::CannotStart;
   int exitCode = -1;
   int termSignal = 0;
-  std::string message;   // one line: why it is not Passed (the emulator's check message when CheckFailed)
-  std::string out, err;  // capped as Limits::outputCapBytes says
+  std::string message;        // one line: why it is not Passed (the emulator's check message when CheckFailed)
+  std::string out, err;       // capped as Limits::outputCapBytes says
   uint64_t droppedBytes = 0;  // output beyond the cap
   std::string report;         // the emulator's verified report, JSON lines, one per launch
   std::string tracePath;      // when trace was asked and the run wrote one

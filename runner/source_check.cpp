@@ -21,9 +21,8 @@ namespace fs = std::filesystem;
 constexpr int kMaxIncludeDepth = 16;
 
 // Standard headers with no I/O, processes or system calls in them; kernels use them for types and constants.
-const std::set<std::string> kPureStandardHeaders = {"cstdint", "cstddef",     "cmath",  "climits",
-                                                    "cfloat",  "type_traits", "limits", "utility",
-                                                    "array",   "algorithm"};
+const std::set<std::string> kPureStandardHeaders = {"cstdint",     "cstddef", "cmath",   "climits", "cfloat",
+                                                    "type_traits", "limits",  "utility", "array",   "algorithm"};
 
 struct Logical {
   std::string text;        // splices joined, comments and string/char literals blanked (newlines kept)
@@ -102,9 +101,7 @@ Logical logicalText(const std::string& raw) {
   return out;
 }
 
-bool identChar(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-}
+bool identChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
 std::string apiHint() {
   return "hint: a kernel may include kernel_operator.h, lib/..., tiling/..., kernel_tiling/... (the kernel "
@@ -199,8 +196,8 @@ class Checker {
 
  private:
   // The header name is taken from the raw text: literals are blanked in the logical one.
-  void checkInclude(const fs::path& path, const std::string& raw, const Logical& logical, size_t from,
-                    size_t to, int line, const fs::path& projectRoot, int depth) {
+  void checkInclude(const fs::path& path, const std::string& raw, const Logical& logical, size_t from, size_t to,
+                    int line, const fs::path& projectRoot, int depth) {
     (void)raw;
     std::string rest = logical.text.substr(from, to - from);
     // Re-read the same stretch of the original line, where the quoted name survives.
@@ -208,16 +205,15 @@ class Checker {
     size_t open = original.find_first_of("<\"", original.find("include") + 7);
     std::string file = path.string();
     auto reject = [&](const std::string& spelled) {
-      problems_.push_back(fmt::format("{}:{}: error: '#include {}' is outside the kernel API\n{}", file, line,
-                                      spelled, apiHint()));
+      problems_.push_back(
+          fmt::format("{}:{}: error: '#include {}' is outside the kernel API\n{}", file, line, spelled, apiHint()));
     };
     size_t first = rest.find_first_not_of(" \t");
-    if (open == std::string::npos || first == std::string::npos ||
-        (rest[first] != '<' && rest[first] != '"')) {
+    if (open == std::string::npos || first == std::string::npos || (rest[first] != '<' && rest[first] != '"')) {
       std::string spelled = rest.substr(first == std::string::npos ? rest.size() : first);
       while (!spelled.empty() && std::isspace(static_cast<unsigned char>(spelled.back()))) spelled.pop_back();
-      problems_.push_back(fmt::format("{}:{}: error: '#include {}' does not name a header literally\n{}",
-                                      file, line, spelled, apiHint()));
+      problems_.push_back(fmt::format("{}:{}: error: '#include {}' does not name a header literally\n{}", file, line,
+                                      spelled, apiHint()));
       return;
     }
     char close = original[open] == '<' ? '>' : '"';
@@ -252,8 +248,7 @@ class Checker {
     }
     if (name == "kernel_operator.h" || name == "tikicpulib.h") return true;
     std::error_code ec;
-    return !apiDir_.empty() && name.find('/') == std::string::npos &&
-           fs::is_regular_file(fs::path(apiDir_) / name, ec);
+    return !apiDir_.empty() && name.find('/') == std::string::npos && fs::is_regular_file(fs::path(apiDir_) / name, ec);
   }
 
   static std::string originalLine(const std::string& raw, int line) {
@@ -280,8 +275,7 @@ std::vector<std::string> checkKernelSource(const std::string& path, const std::s
   return std::move(checker).problems();
 }
 
-std::vector<std::string> checkKernelText(const std::string& path, const std::string& text,
-                                         const std::string& apiDir) {
+std::vector<std::string> checkKernelText(const std::string& path, const std::string& text, const std::string& apiDir) {
   Checker checker(apiDir);
   checker.checkText(path, text, fs::path(path).parent_path(), 0);
   return std::move(checker).problems();

@@ -14,7 +14,6 @@ namespace tilecraft::runner {
 std::vector<std::string> checkKernelSource(const std::string& path, const std::string& apiDir);
 
 // The same for source text already read (the project's folder is `path`'s).
-std::vector<std::string> checkKernelText(const std::string& path, const std::string& text,
-                                         const std::string& apiDir);
+std::vector<std::string> checkKernelText(const std::string& path, const std::string& text, const std::string& apiDir);
 
 }  // namespace tilecraft::runner

@@ -144,15 +144,15 @@ TEST(EmuRunJudge, ProgramThatCannotStart) {
 }
 
 TEST(EmuRunJudge, ForgedVerdictAndLimitsSayWhy) {
-  EXPECT_EQ(judgeRun(ran(RunStatus::ForgedVerdict, 0, "", "", "", "the verdict channel carried a record without "
-                                                                "the run's nonce"),
+  EXPECT_EQ(judgeRun(ran(RunStatus::ForgedVerdict, 0, "", "", "",
+                         "the verdict channel carried a record without "
+                         "the run's nonce"),
                      60)
                 .summary,
             "the verdict channel carried a record without the run's nonce");
-  FileOutcome limit = judgeRun(
-      ran(RunStatus::LimitExceeded, -1, "", "std::bad_alloc\n", "",
-          "ran out of memory: the address space limit is 8 GiB"),
-      60);
+  FileOutcome limit = judgeRun(ran(RunStatus::LimitExceeded, -1, "", "std::bad_alloc\n", "",
+                                   "ran out of memory: the address space limit is 8 GiB"),
+                               60);
   EXPECT_EQ(limit.summary, "ran out of memory: the address space limit is 8 GiB");
   EXPECT_EQ(limit.details, std::vector<std::string>{"std::bad_alloc"});
 }
@@ -377,9 +377,9 @@ TEST_F(EmuRunFiles, CompilesWithTheCpuDebugCommandAndRunsWithAReport) {
   const ProcessSpec& compile = specs[0];
   ASSERT_EQ(compile.argv.size(), 10u);
   std::string program = compile.argv[9];
-  EXPECT_EQ(compile.argv, (std::vector<std::string>{"g++", "-std=c++17", "-O2", "-DASCENDC_CPU_DEBUG", "-I",
-                                                    options_.includeDir, "k/add_custom.cpp", "-pthread", "-o",
-                                                    program}));
+  EXPECT_EQ(compile.argv,
+            (std::vector<std::string>{"g++", "-std=c++17", "-O2", "-DASCENDC_CPU_DEBUG", "-I", options_.includeDir,
+                                      "k/add_custom.cpp", "-pthread", "-o", program}));
   EXPECT_EQ(program, "k/add_custom");  // ProcessRunnerService builds next to the source
   EXPECT_EQ(compile.timeoutSeconds, kCompileTimeoutSeconds);
   EXPECT_EQ(compile.env, (std::map<std::string, std::string>{{"LC_ALL", "C"}}));

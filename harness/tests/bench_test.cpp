@@ -70,8 +70,9 @@ class ScriptedService final : public runner::BuildRunService {
     return script ? script(request) : correct(request);
   }
   // Reads --in x=FILE, writes --out-dir DIR/y.npy = transform(relu(x)).
-  static runner::RunResult correct(const runner::RunRequest& request,
-                                   const std::function<void(interp::HostTensor&, const interp::HostTensor&)>& change = {}) {
+  static runner::RunResult correct(
+      const runner::RunRequest& request,
+      const std::function<void(interp::HostTensor&, const interp::HostTensor&)>& change = {}) {
     std::string in, outDir;
     for (size_t i = 0; i + 1 < request.args.size(); ++i) {
       if (request.args[i] == "--in") in = request.args[i + 1].substr(request.args[i + 1].find('=') + 1);
@@ -149,8 +150,8 @@ TEST_F(Bench, CorrectKernelBuildsOncePerFileAndRunsTwoSeedsPerCase) {
   }
   EXPECT_EQ(r[0].instantiation, "relu.tile");
   EXPECT_EQ(r[1].instantiation, "relu_f32.tile");  // case 2 is f32
-  EXPECT_EQ(service_.builds, 2);  // relu.tile and relu_f32.tile, each once
-  EXPECT_EQ(service_.runs, 6);    // 3 cases x 2 seeds
+  EXPECT_EQ(service_.builds, 2);                   // relu.tile and relu_f32.tile, each once
+  EXPECT_EQ(service_.runs, 6);                     // 3 cases x 2 seeds
   EXPECT_EQ(golden_.calls, 6);
   EXPECT_TRUE(fs::exists(out_ / "summary.md"));
   EXPECT_TRUE(fs::exists(out_ / "report.html"));
@@ -268,11 +269,13 @@ TEST_F(Bench, ResumeEvaluatesOnlyWhatIsMissingAndGivesTheSameReport) {
   BenchOptions o = options("good");
   EXPECT_EQ(run(o), 2);
   EXPECT_EQ(err.str(), fmt::format("error: {} already holds 1 results; pass --resume to continue that run, or choose "
-                                   "another --out\n", (out_ / "results.jsonl").string()));
+                                   "another --out\n",
+                                   (out_ / "results.jsonl").string()));
   o.resume = true;
   ASSERT_EQ(run(o), 0);
   EXPECT_EQ(err.str(), fmt::format("warning: {}:2: the last line is incomplete (the run was interrupted): it is "
-                                   "dropped and its row evaluated again\n", (out_ / "results.jsonl").string()));
+                                   "dropped and its row evaluated again\n",
+                                   (out_ / "results.jsonl").string()));
   EXPECT_EQ(service_.runs - runsBefore, 4);  // cases 2 and 3, two seeds each
   EXPECT_EQ(readText(out_ / "summary.md"), full);
   EXPECT_EQ(rows().size(), 3u);

@@ -69,8 +69,8 @@ class GoldenTest : public ::testing::Test {
  protected:
   void SetUp() override {
     ASSERT_FALSE(torchPython().empty()) << "no Python with torch: install python3-torch";
-    scratch_ = fs::temp_directory_path() /
-               fmt::format("golden_test_{}_{}", ::getpid(), ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    scratch_ = fs::temp_directory_path() / fmt::format("golden_test_{}_{}", ::getpid(),
+                                                       ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(scratch_);
     fs::create_directories(scratch_);
   }
@@ -88,8 +88,9 @@ class GoldenTest : public ::testing::Test {
     return *runner_;
   }
 
-  Task addExp_ = makeTask("add_exp", {decl("x", {DType::F16, DType::F32, DType::BF16}), decl("y", {DType::F16, DType::F32, DType::BF16})},
-                          {decl("z", {DType::F16, DType::F32, DType::BF16})});
+  Task addExp_ = makeTask(
+      "add_exp", {decl("x", {DType::F16, DType::F32, DType::BF16}), decl("y", {DType::F16, DType::F32, DType::BF16})},
+      {decl("z", {DType::F16, DType::F32, DType::BF16})});
   Case addExpCase_ = makeCase({caseTensor({2, 3}, DType::F32), caseTensor({2, 3}, DType::F32)});
   std::vector<NamedTensor> addExpInputs_ = {tensor("x", DType::F32, {2, 3}, {0, 0.5, -1, 1, 0.25, -0.5}),
                                             tensor("y", DType::F32, {2, 3}, {0, 0.5, 0.5, -1, 0.25, 2})};
@@ -107,7 +108,8 @@ TEST_F(GoldenTest, AddExpComputesInFloat64AndCastsToTheOutputDtype) {
   EXPECT_EQ(r.outputs[0].tensor.dtype, DType::F32);
   EXPECT_EQ(r.outputs[0].tensor.shape, (std::vector<int64_t>{2, 3}));
   for (size_t i = 0; i < 6; ++i) {
-    double expected = interp::roundTo(std::exp(addExpInputs_[0].tensor.data[i] + addExpInputs_[1].tensor.data[i]), DType::F32);
+    double expected =
+        interp::roundTo(std::exp(addExpInputs_[0].tensor.data[i] + addExpInputs_[1].tensor.data[i]), DType::F32);
     EXPECT_EQ(r.outputs[0].tensor.data[i], expected) << i;
   }
 }
@@ -167,13 +169,15 @@ TEST_F(GoldenTest, RmsNormComesFromTheCompatLayer) {
 TEST_F(GoldenTest, Int32IndexTensorsAndPrintsToStdoutWork) {
   Task t = makeTask("int_index", {decl("x", {DType::F32}), decl("idx", {DType::I32})}, {decl("y", {DType::F32})});
   Case c = makeCase({caseTensor({4}, DType::F32), caseTensor({3}, DType::I32)});
-  GoldenResult r = runner().run(t, c, {tensor("x", DType::F32, {4}, {10, 20, 30, 40}), tensor("idx", DType::I32, {3}, {3, 0, 3})});
+  GoldenResult r =
+      runner().run(t, c, {tensor("x", DType::F32, {4}, {10, 20, 30, 40}), tensor("idx", DType::I32, {3}, {3, 0, 3})});
   ASSERT_TRUE(r.ok) << r.error;
   EXPECT_EQ(r.outputs[0].tensor.data, (std::vector<double>{40, 10, 40}));
 }
 
 TEST_F(GoldenTest, NumericAttributeStringsBecomeFloatsAsInCannBench) {
-  Task t = makeTask("optional_bias", {decl("x", {DType::F32}), decl("bias", {DType::F32}, true)}, {decl("y", {DType::F32})});
+  Task t =
+      makeTask("optional_bias", {decl("x", {DType::F32}), decl("bias", {DType::F32}, true)}, {decl("y", {DType::F32})});
   CaseTensor absent;
   absent.present = false;
   GoldenResult r = runner().run(t, makeCase({caseTensor({2}, DType::F32), absent}, R"({"scale": "0.5"})"),
@@ -183,7 +187,8 @@ TEST_F(GoldenTest, NumericAttributeStringsBecomeFloatsAsInCannBench) {
 }
 
 TEST_F(GoldenTest, AbsentOptionalInputIsPassedAsNone) {
-  Task t = makeTask("optional_bias", {decl("x", {DType::F32}), decl("bias", {DType::F32}, true)}, {decl("y", {DType::F32})});
+  Task t =
+      makeTask("optional_bias", {decl("x", {DType::F32}), decl("bias", {DType::F32}, true)}, {decl("y", {DType::F32})});
   CaseTensor absent;
   absent.present = false;
   Case without = makeCase({caseTensor({3}, DType::F32), absent}, R"({"scale": 3.0})");
@@ -199,7 +204,8 @@ TEST_F(GoldenTest, AbsentOptionalInputIsPassedAsNone) {
 
 TEST_F(GoldenTest, PythonErrorIsThisRequestsErrorAndTheWorkerGoesOn) {
   Task t = makeTask("raises", {decl("x", {DType::F32})}, {decl("y", {DType::F32})});
-  GoldenResult r = runner().run(t, makeCase({caseTensor({5}, DType::F32)}), {tensor("x", DType::F32, {5}, {1, 2, 3, 4, 5})});
+  GoldenResult r =
+      runner().run(t, makeCase({caseTensor({5}, DType::F32)}), {tensor("x", DType::F32, {5}, {1, 2, 3, 4, 5})});
   EXPECT_FALSE(r.ok);
   EXPECT_EQ(r.error.rfind("golden of raises case 1: ", 0), 0u) << r.error;
   EXPECT_NE(r.error.find("in _check"), std::string::npos) << r.error;
@@ -228,8 +234,9 @@ TEST_F(GoldenTest, TimeoutKillsTheWorkerAndTheNextRequestRuns) {
   ASSERT_TRUE(g.run(addExp_, addExpCase_, addExpInputs_).ok);  // the worker is up: the 2 s are the golden's
   GoldenResult r = g.run(t, makeCase({caseTensor({1}, DType::F32)}), {tensor("x", DType::F32, {1}, {1})});
   EXPECT_FALSE(r.ok);
-  EXPECT_EQ(r.error,
-            "golden of sleeps case 1: timed out after 2 s; the golden worker was killed and restarts for the next request");
+  EXPECT_EQ(
+      r.error,
+      "golden of sleeps case 1: timed out after 2 s; the golden worker was killed and restarts for the next request");
   GoldenResult next = g.run(addExp_, addExpCase_, addExpInputs_);
   EXPECT_TRUE(next.ok) << next.error;
 }
@@ -312,7 +319,8 @@ TEST_F(GoldenTest, RequestsThatCannotBeBuiltSayWhy) {
 }
 
 TEST_F(GoldenTest, GetInputHookReshapesTheGeneratedInputs) {
-  Task t = makeTask("scatter_rows", {decl("data", {DType::F32}), decl("index", {DType::I64})}, {decl("y", {DType::F32})});
+  Task t =
+      makeTask("scatter_rows", {decl("data", {DType::F32}), decl("index", {DType::I64})}, {decl("y", {DType::F32})});
   Case c = makeCase({caseTensor({3, 2}, DType::F32), caseTensor({4}, DType::I64)});
   std::vector<NamedTensor> generated = {tensor("data", DType::F32, {3, 2}, {1, 2, 3, 4, 5, 6}),
                                         tensor("index", DType::I64, {4}, {0, 0, 0, 0})};
@@ -372,7 +380,8 @@ TEST(FindTorchPython, MessageSaysWhatWasTriedAndWhereTorchComesFrom) {
   support::SystemProcessRunner runner;
   std::string why;
   std::optional<std::string> p = findTorchPythonAmong(
-      {{"$TILECRAFT_PYTHON", "/nonexistent/python"}, {"/bin/false", "/bin/false"}, {"python3 in PATH", ""}}, runner, &why);
+      {{"$TILECRAFT_PYTHON", "/nonexistent/python"}, {"/bin/false", "/bin/false"}, {"python3 in PATH", ""}}, runner,
+      &why);
   EXPECT_FALSE(p.has_value());
   EXPECT_EQ(why,
             "no Python interpreter with PyTorch found; tried:\n"
@@ -396,8 +405,9 @@ TEST(FindTorchPython, AnInterpreterWithoutTorchSaysWhy) {
   std::optional<std::string> p = findTorchPythonAmong({{"python3 in PATH", fake.string()}}, runner, &why);
   fs::remove(fake);
   EXPECT_FALSE(p.has_value());
-  EXPECT_NE(why.find(fmt::format("  python3 in PATH = {}: ModuleNotFoundError: No module named 'torch'\n", fake.string())),
-            std::string::npos)
+  EXPECT_NE(
+      why.find(fmt::format("  python3 in PATH = {}: ModuleNotFoundError: No module named 'torch'\n", fake.string())),
+      std::string::npos)
       << why;
 }
 

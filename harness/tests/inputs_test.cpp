@@ -35,15 +35,12 @@ struct Fixture {
   }
 };
 
-size_t count(const std::vector<double>& v, double x) {
-  return std::count(v.begin(), v.end(), x);
-}
+size_t count(const std::vector<double>& v, double x) { return std::count(v.begin(), v.end(), x); }
 
 TEST(GenerateInputs, SameSeedSameBytesOtherSeedOtherBytes) {
   Fixture f;
   f.add("x", tensor(DType::F16, {4, 67}, std::make_pair(-2.0, 3.0)));
-  auto a = generateInputs(f.task, f.c, 7), b = generateInputs(f.task, f.c, 7),
-       c = generateInputs(f.task, f.c, 8);
+  auto a = generateInputs(f.task, f.c, 7), b = generateInputs(f.task, f.c, 7), c = generateInputs(f.task, f.c, 8);
   ASSERT_EQ(a.size(), 1u);
   EXPECT_EQ(a[0].name, "x");
   EXPECT_EQ(a[0].tensor.shape, (std::vector<int64_t>{4, 67}));
@@ -128,8 +125,7 @@ TEST(GenerateInputs, IntegersBoolsDefaultsListsAndAbsentInputs) {
   EXPECT_GE(count(in[0].tensor.data, 5.0), 1u);
   EXPECT_GE(count(in[1].tensor.data, 1.0), 100u);
   EXPECT_GE(count(in[1].tensor.data, 0.0), 100u);
-  for (double v : in[2].tensor.data)
-    EXPECT_TRUE(v >= 0 && v <= 1);  // CANN Bench's default float range [0, 1)
+  for (double v : in[2].tensor.data) EXPECT_TRUE(v >= 0 && v <= 1);    // CANN Bench's default float range [0, 1)
   for (double v : in[3].tensor.data) EXPECT_TRUE(v >= 0 && v <= 100);  // and integer range [0, 100]
   EXPECT_EQ(in[4].name, "ws.0");
   EXPECT_EQ(in[4].tensor.data, (std::vector<double>{5, 5, 5}));  // [5, 5]: the constant 5

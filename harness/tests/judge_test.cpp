@@ -40,8 +40,8 @@ TEST(CompareOutput, PassesWithinTauAndFailsBeyond) {
             "y: mean rel error 0.0312 (limit 0.000122), max rel error 0.125 (limit 0.00122), 1 of 4 values over the "
             "max; first: [2] 4.5 vs 4");
   // Within the max everywhere, over the mean: the message points at the worst value.
-  Comparison mean = compareOutput("y", tensor(dsl::DType::F32, {1.0009, 2.001, 4.002, 8.004}), golden, Rule::Cann,
-                                  task);
+  Comparison mean =
+      compareOutput("y", tensor(dsl::DType::F32, {1.0009, 2.001, 4.002, 8.004}), golden, Rule::Cann, task);
   EXPECT_FALSE(mean.pass);
   EXPECT_EQ(mean.message.substr(mean.message.find("0 of 4")), "0 of 4 values over the max; worst: [0] 1.0009 vs 1");
 }
@@ -56,14 +56,14 @@ TEST(CompareOutput, NanAndInfPositionsMustMatch) {
   EXPECT_NE(nanMoved.message.find("2 of 4 values over the max"), std::string::npos) << nanMoved.message;
   EXPECT_FALSE(compareOutput("y", tensor(dsl::DType::F16, {nan, -inf, -inf, 1}), golden, Rule::Cann, task).pass);
   // Saturation: inf where the golden is 65504 compares as 65504.
-  EXPECT_TRUE(compareOutput("y", tensor(dsl::DType::F16, {inf}), tensor(dsl::DType::F16, {65504}), Rule::Cann, task)
-                  .pass);
+  EXPECT_TRUE(
+      compareOutput("y", tensor(dsl::DType::F16, {inf}), tensor(dsl::DType::F16, {65504}), Rule::Cann, task).pass);
 }
 
 TEST(CompareOutput, IntegersAreExact) {
   Task task;
-  Comparison c = compareOutput("idx", tensor(dsl::DType::I32, {1, 2, 3}), tensor(dsl::DType::I32, {1, 2, 4}),
-                               Rule::Cann, task);
+  Comparison c =
+      compareOutput("idx", tensor(dsl::DType::I32, {1, 2, 3}), tensor(dsl::DType::I32, {1, 2, 4}), Rule::Cann, task);
   EXPECT_FALSE(c.pass);
   EXPECT_EQ(c.message, "idx: 1 of 3 values differ (integers must match exactly): [2] 3 vs 4");
 }

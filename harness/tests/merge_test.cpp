@@ -80,8 +80,7 @@ TEST(Merge, DuplicatesThatDisagreeAreAnError) {
                          {"s1/results.jsonl", jsonl({row("a", "0", 0, false)})}},
                         &error);
   EXPECT_FALSE(merged.has_value());
-  EXPECT_EQ(error,
-            "duplicate record 'a/0/0' with different content: s0/results.jsonl:2 and s1/results.jsonl:1");
+  EXPECT_EQ(error, "duplicate record 'a/0/0' with different content: s0/results.jsonl:2 and s1/results.jsonl:1");
 }
 
 TEST(Merge, ReadsShardFoldersAndJsonlFiles) {
@@ -92,8 +91,7 @@ TEST(Merge, ReadsShardFoldersAndJsonlFiles) {
   std::ofstream(dir / "shard-0" / "results.jsonl") << jsonl({row("a", "0", 0, true)});
   std::ofstream(dir / "extra.jsonl") << jsonl({row("c", "0", 0, true)});
   std::string error;
-  std::optional<MergedRows> merged =
-      mergeShards({(dir / "shard-0").string(), (dir / "extra.jsonl").string()}, &error);
+  std::optional<MergedRows> merged = mergeShards({(dir / "shard-0").string(), (dir / "extra.jsonl").string()}, &error);
   ASSERT_TRUE(merged.has_value()) << error;
   EXPECT_EQ(keys(*merged), (std::vector<std::string>{"a/0/0", "c/0/0"}));
   EXPECT_FALSE(mergeShards({(dir / "shard-9").string()}, &error).has_value());
@@ -124,9 +122,8 @@ TEST(Merge, ReportInfoOfTheShardsHeadsTheMergedReports) {
   other.rule = "allclose";
   std::ofstream(dir / "shard-1" / kReportInfoFile) << reportInfoToJson(other);
   EXPECT_FALSE(mergeShards(shards, &error).has_value());
-  EXPECT_EQ(error, "the shards are not of one run: " + shards[0] + "/report-info.json says " +
-                       reportInfoToJson(info) + ", " + shards[1] + "/report-info.json says " +
-                       reportInfoToJson(other));
+  EXPECT_EQ(error, "the shards are not of one run: " + shards[0] + "/report-info.json says " + reportInfoToJson(info) +
+                       ", " + shards[1] + "/report-info.json says " + reportInfoToJson(other));
 
   std::ofstream(dir / "shard-1" / kReportInfoFile) << "{\"rule\": 3}";
   EXPECT_FALSE(mergeShards(shards, &error).has_value());
@@ -154,12 +151,10 @@ TEST(BenchMerge, WritesWhatASingleRunWrites) {
   for (const char* shard : {"shard-0", "shard-1"})
     std::ofstream(dir / shard / kReportInfoFile) << reportInfoToJson(info);
   std::ostringstream out, err;
-  int status =
-      runBenchMerge({(dir / "shard-0").string(), (dir / "shard-1").string()}, dir.string(), out, err);
+  int status = runBenchMerge({(dir / "shard-0").string(), (dir / "shard-1").string()}, dir.string(), out, err);
   EXPECT_EQ(status, 0) << err.str();
   // The torn last line of shard 0 is skipped with its place; nlohmann's own words follow.
-  std::string warning =
-      "warning: " + (dir / "shard-0").string() + "/results.jsonl:3: skipped a malformed record: ";
+  std::string warning = "warning: " + (dir / "shard-0").string() + "/results.jsonl:3: skipped a malformed record: ";
   std::string printed = err.str();
   EXPECT_EQ(printed.rfind(warning, 0), 0u) << printed;
   EXPECT_EQ(std::count(printed.begin(), printed.end(), '\n'), 1) << printed;
@@ -179,10 +174,9 @@ TEST(BenchMerge, AMissingShardIsAnErrorAndWritesNothing) {
   fs::create_directories(dir / "shard-0");
   std::ofstream(dir / "shard-0" / "results.jsonl") << jsonl({row("a", "0", 0, true)});
   std::ostringstream out, err;
-  EXPECT_EQ(runBenchMerge({(dir / "shard-0").string(), (dir / "shard-1").string()}, dir.string(), out, err),
-            1);
-  EXPECT_EQ(err.str(), "error: cannot read " + (dir / "shard-1").string() +
-                           "/results.jsonl: No such file or directory\n");
+  EXPECT_EQ(runBenchMerge({(dir / "shard-0").string(), (dir / "shard-1").string()}, dir.string(), out, err), 1);
+  EXPECT_EQ(err.str(),
+            "error: cannot read " + (dir / "shard-1").string() + "/results.jsonl: No such file or directory\n");
   EXPECT_FALSE(fs::exists(dir / "summary.md"));
   EXPECT_FALSE(fs::exists(dir / "results.jsonl"));
   EXPECT_EQ(out.str(), "");

@@ -51,8 +51,8 @@ TEST(CannOperatorScore, AnyCompileFailureZeroesTheOperator) {
 
 TEST(Summarize, ScoresTasksCategoriesAndLevels) {
   std::vector<Record> rows = {
-      row("relu", "1", 0, true, true, 10, 30, 5),   // 3x
-      row("relu", "2", 0, true, true, 20, 20, 5),   // 1x
+      row("relu", "1", 0, true, true, 10, 30, 5),  // 3x
+      row("relu", "2", 0, true, true, 20, 20, 5),  // 1x
       row("gelu", "1", 0, true, false),
       row("gelu", "2", 0, true, true, 10, 5, 2),
   };

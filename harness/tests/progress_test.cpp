@@ -63,8 +63,7 @@ TEST(Progress, TerminalBarWithRateAndEta) {
   // A failure is printed above the bar, which is redrawn under it.
   EXPECT_EQ(out.text.rfind("\r\x1b[2K[3/10] softmax/3/0 numeric_mismatch: ", 0), 0u) << out.text;
   EXPECT_NE(out.text.find(" (2.0s)\n["), std::string::npos) << out.text;
-  EXPECT_NE(progress.barLine().find(" 3/10 30% 1 failed 0.8/s ETA 9s"), std::string::npos)
-      << progress.barLine();
+  EXPECT_NE(progress.barLine().find(" 3/10 30% 1 failed 0.8/s ETA 9s"), std::string::npos) << progress.barLine();
 }
 
 TEST(Progress, ResumedRowsCountAsDoneButNotInTheRate) {
@@ -74,8 +73,7 @@ TEST(Progress, ResumedRowsCountAsDoneButNotInTheRate) {
   clock.now += 10;
   progress.finished(row("add", true, 1));
   // 1 row in 10 s, 9 left: 90 s. The bar is at most 40 cells wide.
-  EXPECT_EQ(progress.barLine(),
-            "[" + std::string(36, '#') + std::string(4, '.') + "] 91/100 91% 0.1/s ETA 1m30s");
+  EXPECT_EQ(progress.barLine(), "[" + std::string(36, '#') + std::string(4, '.') + "] 91/100 91% 0.1/s ETA 1m30s");
 }
 
 TEST(Progress, NarrowTerminalKeepsTenCells) {

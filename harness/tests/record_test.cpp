@@ -67,10 +67,10 @@ TEST(Record, MalformedLinesSayWhatIsWrong) {
 }
 
 TEST(Record, EveryFailureNameRoundTrips) {
-  for (Failure f : {Failure::None, Failure::Syntax, Failure::UnknownApi, Failure::Signature, Failure::Dtype,
-                    Failure::MemoryCheck, Failure::Hazard, Failure::NumericMismatch, Failure::AntiCheat,
-                    Failure::Crash, Failure::Timeout, Failure::SandboxViolation, Failure::GoldenError,
-                    Failure::NotEvaluable, Failure::NoSolution}) {
+  for (Failure f :
+       {Failure::None, Failure::Syntax, Failure::UnknownApi, Failure::Signature, Failure::Dtype, Failure::MemoryCheck,
+        Failure::Hazard, Failure::NumericMismatch, Failure::AntiCheat, Failure::Crash, Failure::Timeout,
+        Failure::SandboxViolation, Failure::GoldenError, Failure::NotEvaluable, Failure::NoSolution}) {
     EXPECT_EQ(failureFromName(failureName(f)), f) << failureName(f);
   }
 }

@@ -181,7 +181,9 @@ class AgainstPerf : public ::testing::Test {
       perf::TensorArg a;
       a.present = true;
       a.shapes = {k.shapes[i]};
-      a.dtype = k.dtype == DType::F16 ? perf::DType::F16 : k.dtype == DType::BF16 ? perf::DType::BF16 : perf::DType::F32;
+      a.dtype = k.dtype == DType::F16    ? perf::DType::F16
+                : k.dtype == DType::BF16 ? perf::DType::BF16
+                                         : perf::DType::F32;
       pc.inputs.push_back(a);
     }
     t.outputs.push_back(TensorDecl{"y", {k.dtype}, false, false});

@@ -28,15 +28,13 @@ inline Record fixtureRow(const std::string& task, const std::string& caseId, boo
   r.eagerUs = eagerUs;
   r.limitUs = simUs / 2;
   r.bottleneck = "MTE2";
-  if (r.compiled)
-    r.pipeBusyUs = {{"MTE2", simUs * 0.8}, {"V", simUs * 0.5}, {"MTE3", simUs * 0.2}, {"S", 0.1}};
+  if (r.compiled) r.pipeBusyUs = {{"MTE2", simUs * 0.8}, {"V", simUs * 0.5}, {"MTE3", simUs * 0.2}, {"S", 0.1}};
   return r;
 }
 
 inline Summary fixtureSummary() {
   Summary s;
-  s.rows = {fixtureRow("add", "0", true, Failure::None, 10, 20),
-            fixtureRow("add", "1", true, Failure::None, 20, 30),
+  s.rows = {fixtureRow("add", "0", true, Failure::None, 10, 20), fixtureRow("add", "1", true, Failure::None, 20, 30),
             fixtureRow(kHostileTask, "0", false, Failure::Syntax, 0, 0),
             fixtureRow("softmax", "0", true, Failure::None, 40, 30),
             fixtureRow("softmax", "1", false, Failure::NumericMismatch, 50, 40)};

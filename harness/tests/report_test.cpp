@@ -16,9 +16,7 @@ namespace {
 using testing::fixtureSummary;
 using testing::kHostileTask;
 
-ReportInfo info() {
-  return {"tilecraft bench --smoke tasks/", "tasks/", "solutions/", "cann", "910b2"};
-}
+ReportInfo info() { return {"tilecraft bench --smoke tasks/", "tasks/", "solutions/", "cann", "910b2"}; }
 
 std::vector<std::string> lines(const std::string& text) {
   std::vector<std::string> out;
@@ -135,8 +133,7 @@ TEST(ReportMarkdown, PipesInNamesDoNotSplitCells) {
   s.tasks[0].task = "a|b";
   s.tasks[0].firstFailure = "line one\nline two";
   std::string md = renderMarkdown(s, info());
-  EXPECT_NE(md.find("| a\\|b | 1 | math | 2 | 2 | 2 | 1.73x | 0.610 | 68.8 | line one line two |"),
-            std::string::npos)
+  EXPECT_NE(md.find("| a\\|b | 1 | math | 2 | 2 | 2 | 1.73x | 0.610 | 68.8 | line one line two |"), std::string::npos)
       << md;
 }
 
@@ -169,9 +166,8 @@ TEST(ReportHtml, ChartDataFromTheSummary) {
   std::string html = renderHtml(fixtureSummary(), info());
   EXPECT_NE(html.find("{\"cases\":2,\"correct\":2,\"limitScore\":0.61,\"name\":\"add\",\"speedup\":1.7321}"),
             std::string::npos);
-  EXPECT_NE(
-      html.find("\"failures\":[{\"name\":\"syntax\",\"rows\":1},{\"name\":\"numeric_mismatch\",\"rows\":1}]"),
-      std::string::npos);
+  EXPECT_NE(html.find("\"failures\":[{\"name\":\"syntax\",\"rows\":1},{\"name\":\"numeric_mismatch\",\"rows\":1}]"),
+            std::string::npos);
   // Pipes in data-flow order; per task the mean over its rows with a timeline (add: sim 10 and 20 us).
   EXPECT_NE(html.find("\"pipeTasks\":[\"add\",\"softmax\"],\"pipes\":[{\"pipe\":\"MTE2\",\"us\":[12.0,36.0]},"
                       "{\"pipe\":\"V\",\"us\":[7.5,22.5]},{\"pipe\":\"MTE3\",\"us\":[3.0,9.0]},"

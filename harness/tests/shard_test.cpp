@@ -28,8 +28,7 @@ TEST(Shard, ParsesIndexAndCount) {
 TEST(Shard, BadValuesHaveExactMessages) {
   for (const char* text :
        {"", "3", "a/4", "1/", "/4", "-1/4", "1/-4", "+1/4", "1 /4", "1/4/2", "1/4x", "99999999999/4"}) {
-    EXPECT_EQ(parseError(text),
-              std::string("--shard: expected i/N with 0 <= i < N (e.g. 0/4), got '") + text + "'");
+    EXPECT_EQ(parseError(text), std::string("--shard: expected i/N with 0 <= i < N (e.g. 0/4), got '") + text + "'");
   }
   EXPECT_EQ(parseError("0/0"), "--shard: N must be at least 1, got '0/0'");
   EXPECT_EQ(parseError("4/4"), "--shard: i must be below N (0 to 3), got '4/4'");

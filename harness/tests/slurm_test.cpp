@@ -59,10 +59,9 @@ TEST_F(SlurmTest, SubmitsTheArrayThenTheMergeAfterIt) {
   std::vector<support::ProcessSpec> specs = runner.specs();
   ASSERT_EQ(specs.size(), 2u);
   std::string out = job_.outDir;
-  EXPECT_EQ(specs[0].argv,
-            (std::vector<std::string>{"sbatch", "--parsable", "--job-name=tilecraft-bench", "--array=0-2",
-                                      "--output=" + out + "/slurm/shard-%a.log", "--partition=cpu",
-                                      "--time=1:00:00", out + "/slurm/array.sh"}));
+  EXPECT_EQ(specs[0].argv, (std::vector<std::string>{"sbatch", "--parsable", "--job-name=tilecraft-bench",
+                                                     "--array=0-2", "--output=" + out + "/slurm/shard-%a.log",
+                                                     "--partition=cpu", "--time=1:00:00", out + "/slurm/array.sh"}));
   EXPECT_EQ(specs[1].argv,
             (std::vector<std::string>{"sbatch", "--parsable", "--job-name=tilecraft-bench-merge",
                                       "--dependency=afterok:4242", "--output=" + out + "/slurm/merge.log",

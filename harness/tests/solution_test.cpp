@@ -101,8 +101,9 @@ TEST_F(SolutionDir, PicksTheKernelOfTheCaseDtypeAndFoldsLeadingDims) {
   CaseBinding f16 = bindCase(s, task, c, {{2, 8}, {8}}, {{2, 8}});
   EXPECT_FALSE(f16.ok);
   EXPECT_EQ(f16.failure, Failure::Dtype);
-  EXPECT_EQ(f16.message, "no kernel of the solution takes the case's dtypes (f16, f16, f16): rms_norm_f32.tile takes "
-                         "(f32, f32, f32)");
+  EXPECT_EQ(f16.message,
+            "no kernel of the solution takes the case's dtypes (f16, f16, f16): rms_norm_f32.tile takes "
+            "(f32, f32, f32)");
 }
 
 TEST_F(SolutionDir, RowStatisticsPadAtTheEnd) {
@@ -130,8 +131,9 @@ TEST_F(SolutionDir, ConflictingDimsNameBothSources) {
   c.inputs = {tensorOf(dsl::DType::F16, {10}), tensorOf(dsl::DType::F16, {11})};
   CaseBinding b = bindCase(s, task, c, {{10}, {11}}, {{10}});
   EXPECT_FALSE(b.ok);
-  EXPECT_EQ(b.message, "add.tile: dim N is 10 from 'x' dimension 0 but 11 from 'y' dimension 0 (case shape [11]); add "
-                       "a binding.yaml");
+  EXPECT_EQ(b.message,
+            "add.tile: dim N is 10 from 'x' dimension 0 but 11 from 'y' dimension 0 (case shape [11]); add "
+            "a binding.yaml");
 }
 
 TEST_F(SolutionDir, KernelParametersMustBeTaskTensors) {
@@ -146,8 +148,9 @@ TEST_F(SolutionDir, KernelParametersMustBeTaskTensors) {
   CaseBinding b = bindCase(s, task, c, {{10}, {10}}, {{10}});
   EXPECT_FALSE(b.ok);
   EXPECT_EQ(b.failure, Failure::Signature);
-  EXPECT_EQ(b.message, "kernel parameter 'x' of add.tile is not an input or output of task add (those are named in "
-                       "proto.yaml)");
+  EXPECT_EQ(b.message,
+            "kernel parameter 'x' of add.tile is not an input or output of task add (those are named in "
+            "proto.yaml)");
 }
 
 TEST_F(SolutionDir, BindingFileExpressions) {

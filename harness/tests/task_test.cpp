@@ -114,20 +114,18 @@ TEST(TaskLoad, ABadRowDropsOnlyThatRowWithItsLine) {
   std::string f = (kData / "task_bad_rows/cases.csv").string();
   EXPECT_THAT(
       messages(load),
-      ElementsAre(
-          f + ":3: error: column value_range: not a JSON list or object: [-1, 1",
-          f + ":6: error: case 5: attribute `mode` is required (proto.yaml) but the case does not set it",
-          f + ":7: error: case 6: value range of input 1 (x) is [3, 1]: lo > hi",
-          f + ":8: error: row has 6 cells, the header has 7", f + ":9: error: case_id 1 appears twice",
-          f + ":10: error: case 9: unknown dtype `float99` of input 1 (x)"));
+      ElementsAre(f + ":3: error: column value_range: not a JSON list or object: [-1, 1",
+                  f + ":6: error: case 5: attribute `mode` is required (proto.yaml) but the case does not set it",
+                  f + ":7: error: case 6: value range of input 1 (x) is [3, 1]: lo > hi",
+                  f + ":8: error: row has 6 cells, the header has 7", f + ":9: error: case_id 1 appears twice",
+                  f + ":10: error: case 9: unknown dtype `float99` of input 1 (x)"));
   std::vector<std::string> warnings;
   for (const TaskError& w : load.warnings) warnings.push_back(w.str());
-  EXPECT_THAT(
-      warnings,
-      ElementsAre(f + ":4: warning: case 3: input 2 (gamma) has no shape (null or left out) but proto.yaml "
-                      "does not mark it optional; taken as absent",
-                  f + ":5: warning: case 4: input 1 (x) is int8, which proto.yaml does not list (it lists "
-                      "float16, float32)"));
+  EXPECT_THAT(warnings,
+              ElementsAre(f + ":4: warning: case 3: input 2 (gamma) has no shape (null or left out) but proto.yaml "
+                              "does not mark it optional; taken as absent",
+                          f + ":5: warning: case 4: input 1 (x) is int8, which proto.yaml does not list (it lists "
+                              "float16, float32)"));
   ASSERT_TRUE(load.task);
   std::vector<std::string> ids;
   for (const Case& c : load.task->cases) ids.push_back(c.id);
@@ -150,19 +148,17 @@ TEST(TaskLoad, ProtoErrorsNameTheLineAndLeaveNoTask) {
   t.write("proto.yaml", "name: X\n");
   EXPECT_THAT(
       messages(loadTask(t.dir())),
-      ElementsAre(
-          t.path("proto.yaml") +
-              ":1: error: proto.yaml must have an `operator:` mapping at its root (CANN Bench layout)",
-          t.path("cases.csv") + ":2: error: case 1: input_shape has 1 entries but proto.yaml declares 0 "
-                                "inputs"));
+      ElementsAre(t.path("proto.yaml") +
+                      ":1: error: proto.yaml must have an `operator:` mapping at its root (CANN Bench layout)",
+                  t.path("cases.csv") + ":2: error: case 1: input_shape has 1 entries but proto.yaml declares 0 "
+                                        "inputs"));
 
   t.write("proto.yaml",
           "operator:\n  name: X\n  difficulty: hard\n  inputs:\n  - name: x\n    dtype: [float17]\n"
           "  outputs:\n  - {name: y, dtype: float16}\n");
-  EXPECT_THAT(
-      messages(loadTask(t.dir())),
-      ElementsAre(t.path("proto.yaml") + ":3: error: `difficulty` must be L1, L2, L3, L4 or L5, not `hard`",
-                  t.path("proto.yaml") + ":6: error: unknown dtype `float17` of `x`"));
+  EXPECT_THAT(messages(loadTask(t.dir())),
+              ElementsAre(t.path("proto.yaml") + ":3: error: `difficulty` must be L1, L2, L3, L4 or L5, not `hard`",
+                          t.path("proto.yaml") + ":6: error: unknown dtype `float17` of `x`"));
 }
 
 TEST(TaskLoad, MissingFilesAreErrors) {
@@ -170,11 +166,10 @@ TEST(TaskLoad, MissingFilesAreErrors) {
   fs::remove(t.dir() / "golden.py");
   fs::remove(t.dir() / "desc.md");
   t.write("proto.yaml", kUnaryProto);
-  EXPECT_THAT(
-      messages(loadTask(t.dir())),
-      ElementsAre(t.path("cases.csv") + ": error: no cases.yaml or cases.csv in the task folder",
-                  t.path("golden.py") + ": error: no golden.py (it must define a PyTorch function `bare`)",
-                  t.path("desc.md") + ": error: no desc.md (the task's description for generators)"));
+  EXPECT_THAT(messages(loadTask(t.dir())),
+              ElementsAre(t.path("cases.csv") + ": error: no cases.yaml or cases.csv in the task folder",
+                          t.path("golden.py") + ": error: no golden.py (it must define a PyTorch function `bare`)",
+                          t.path("desc.md") + ": error: no desc.md (the task's description for generators)"));
 }
 
 TEST(TaskLoad, CasesYamlWithListsNullsNamedRangesAndMarks) {
@@ -271,15 +266,14 @@ TEST(TaskLoad, FlattenedRangesSchemaNoneDefaultsAndQuotedFlags) {
   value_range: [[-1, 1], [-2, 2], [0, 1], [0, 2], [0, 3]]
 )");
   TaskLoad load = loadTask(t.dir());
-  EXPECT_THAT(messages(load),
-              ElementsAre(t.path("cases.yaml") + ":6: error: case 2: value_range has 5 entries but "
-                                                 "proto.yaml declares 3 inputs (and the case has 4 "
-                                                 "tensors)"));
+  EXPECT_THAT(messages(load), ElementsAre(t.path("cases.yaml") + ":6: error: case 2: value_range has 5 entries but "
+                                                                 "proto.yaml declares 3 inputs (and the case has 4 "
+                                                                 "tensors)"));
   EXPECT_TRUE(load.warnings.empty());
   ASSERT_TRUE(load.task);
   EXPECT_FALSE(load.task->attrs[0].required);
   EXPECT_EQ(load.task->cases.at(0).attrsJson, R"({"eps":1e-05,"mode":"1e-5"})");  // a number only for a float attr
-  EXPECT_TRUE(load.task->inputs[2].optional);  // `Tensor s=None`
+  EXPECT_TRUE(load.task->inputs[2].optional);                                     // `Tensor s=None`
   const Case& c = load.task->cases.at(0);
   ASSERT_EQ(c.inputs[0].elementRanges.size(), 2u);
   EXPECT_EQ(*c.inputs[0].elementRanges[1], std::make_pair(-2.0, 2.0));
@@ -375,8 +369,7 @@ TEST(Csv, QuotesBomCrlfAndUnterminatedCells) {
 
 TEST(Csv, CellLiteralsBecomeStrictJson) {
   std::string json, error;
-  ASSERT_TRUE(
-      literalToJson("[['nan', 'nan'], [-inf, +inf, Infinity, -Infinity, NaN], [1e-5, 2.5E+3]]", json, error));
+  ASSERT_TRUE(literalToJson("[['nan', 'nan'], [-inf, +inf, Infinity, -Infinity, NaN], [1e-5, 2.5E+3]]", json, error));
   EXPECT_EQ(json, R"([["nan", "nan"], ["-inf", "inf", "inf", "-inf", "nan"], [1e-5, 2.5E+3]])");
   ASSERT_TRUE(literalToJson("{'a': True, 'b': None, \"c\": false, 'd': 'it\\'s'}", json, error));
   EXPECT_EQ(json, R"({"a": true, "b": null, "c": false, "d": "it's"})");

@@ -130,8 +130,7 @@ TEST_F(Hostile, ForkStormIsContainedAndLeavesNothing) {
   Limits limits = tight();
   limits.wallSeconds = 2;
   RunResult r = run({"fork-storm"}, limits);
-  EXPECT_TRUE(r.status == RunStatus::LimitExceeded || r.status == RunStatus::TimedOut)
-      << runStatusName(r.status);
+  EXPECT_TRUE(r.status == RunStatus::LimitExceeded || r.status == RunStatus::TimedOut) << runStatusName(r.status);
   EXPECT_EQ(processesRunning(build_->program), 0);
 }
 
@@ -144,8 +143,8 @@ TEST_F(Hostile, SetsidDaemonDiesWithTheRun) {
 TEST_F(Hostile, WritingOutsideTheWorkFolderFails) {
   // The system is read-only; the rest of the host's folders (this test's own) are not there at all.
   fs::path here = fs::current_path() / (work_.filename().string() + "-outside.txt");
-  const std::pair<fs::path, const char*> attempts[] = {
-      {"/usr/tilecraft-escaped.txt", "Read-only file system"}, {here, "No such file or directory"}};
+  const std::pair<fs::path, const char*> attempts[] = {{"/usr/tilecraft-escaped.txt", "Read-only file system"},
+                                                       {here, "No such file or directory"}};
   for (const auto& [outside, error] : attempts) {
     RunResult r = run({"write", outside.string()});
     EXPECT_EQ(r.status, RunStatus::Crashed);
@@ -275,10 +274,9 @@ TEST_F(Hostile, InputsReadOnlyOutputsInTheWorkFolderTraceAndACleanEnvironment) {
   EXPECT_EQ(r.tracePath, (work_ / "trace.jsonl").string());
   EXPECT_EQ(readText(work_ / "trace.jsonl").find("{\"launch\":1,\"kernel\":\"hostile_kernel\""), 0u);
   // The allowlist, and no verdict-channel variable left for the kernel to find.
-  EXPECT_EQ(r.out,
-            fmt::format("HOME={0}\nLC_ALL=C\nPATH=/usr/local/bin:/usr/bin:/bin\nTILECRAFT_EMU_TRACE={0}/"
-                        "trace.jsonl\nTMPDIR=/tmp\nPWD={0}\n",
-                        work_.string()));
+  EXPECT_EQ(r.out, fmt::format("HOME={0}\nLC_ALL=C\nPATH=/usr/local/bin:/usr/bin:/bin\nTILECRAFT_EMU_TRACE={0}/"
+                               "trace.jsonl\nTMPDIR=/tmp\nPWD={0}\n",
+                               work_.string()));
   fs::remove_all(inputs);
 }
 

@@ -63,12 +63,11 @@ TEST(BubblewrapArgv, ReadOnlySystemOneWritableFolderNoNetworkCleanEnvironment) {
 }
 
 TEST(SandboxMessages, UnavailableSaysHowToEnableIt) {
-  EXPECT_EQ(
-      sandboxUnavailableMessage("bwrap: No permissions to creating new namespace"),
-      "cannot start the sandbox: bwrap: No permissions to creating new namespace; bubblewrap needs to create "
-      "namespaces: enable unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1 and "
-      "user.max_user_namespaces > 0; in a container, allow unshare, e.g. docker run --security-opt "
-      "seccomp=unconfined), or rerun with --no-sandbox (no isolation: trusted code only)");
+  EXPECT_EQ(sandboxUnavailableMessage("bwrap: No permissions to creating new namespace"),
+            "cannot start the sandbox: bwrap: No permissions to creating new namespace; bubblewrap needs to create "
+            "namespaces: enable unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1 and "
+            "user.max_user_namespaces > 0; in a container, allow unshare, e.g. docker run --security-opt "
+            "seccomp=unconfined), or rerun with --no-sandbox (no isolation: trusted code only)");
 }
 
 TEST(NoSandbox, SameLimitsAndCleanEnvironment) {
@@ -125,9 +124,8 @@ TEST(Bubblewrap, ABadBindIsAStartError) {
   spec.readOnlyPaths = {"/no/such/folder"};
   SandboxResult r = sandbox->run(spec);
   EXPECT_FALSE(r.started);
-  EXPECT_EQ(
-      r.startError,
-      "cannot start the sandbox: bwrap: Can't find source path /no/such/folder: No such file or directory");
+  EXPECT_EQ(r.startError,
+            "cannot start the sandbox: bwrap: Can't find source path /no/such/folder: No such file or directory");
 }
 
 }  // namespace

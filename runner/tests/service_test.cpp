@@ -82,8 +82,8 @@ TEST_F(Service, OneCompileCommandForEveryone) {
   request.includeDirs = {"inc"};
   request.defines = {"N=4"};
   EXPECT_EQ(compileCommand(request, "/emu", "g++", "out"),
-            (std::vector<std::string>{"g++", "-std=c++17", "-O1", "-Wall", "-Wextra", "-DASCENDC_CPU_DEBUG",
-                                      "-I", "/emu", "-I", "inc", "-DN=4", "k.cpp", "-pthread", "-o", "out"}));
+            (std::vector<std::string>{"g++", "-std=c++17", "-O1", "-Wall", "-Wextra", "-DASCENDC_CPU_DEBUG", "-I",
+                                      "/emu", "-I", "inc", "-DN=4", "k.cpp", "-pthread", "-o", "out"}));
   request.warnings = false;
   request.optLevel = "-O2";
   EXPECT_EQ(compileCommand(request, "/emu", "g++", "out")[2], "-O2");
@@ -100,10 +100,10 @@ TEST_F(Service, BuildRunsTheCompilerInTheSandboxAndCachesByContent) {
   EXPECT_EQ(first.program, (dir_ / "cache" / first.key / "prog").string());
   ASSERT_EQ(fake_->specs.size(), 1u);
   const SandboxSpec& spec = fake_->specs[0];
-  EXPECT_EQ(spec.env, (std::map<std::string, std::string>{{"HOME", spec.workDir},
-                                                          {"LC_ALL", "C"},
-                                                          {"PATH", "/usr/local/bin:/usr/bin:/bin"},
-                                                          {"TMPDIR", "/tmp"}}));
+  EXPECT_EQ(
+      spec.env,
+      (std::map<std::string, std::string>{
+          {"HOME", spec.workDir}, {"LC_ALL", "C"}, {"PATH", "/usr/local/bin:/usr/bin:/bin"}, {"TMPDIR", "/tmp"}}));
   EXPECT_EQ(spec.readOnlyPaths, (std::vector<std::string>{(dir_ / "emu").string(), dir_.string()}));
   EXPECT_FALSE(spec.reportChannel);
 
@@ -128,10 +128,9 @@ TEST_F(Service, UntrustedSourcesAreCheckedBeforeAnythingRuns) {
   BuildResult b = service_->build(request);
   EXPECT_FALSE(b.ok);
   EXPECT_TRUE(b.rejected);
-  EXPECT_EQ(b.diagnostics,
-            (dir_ / "bad.cpp").string() +
-                ":2: error: a submitted kernel must not define 'main'\n"
-                "hint: submit the kernel only; the harness builds its own launcher around it\n");
+  EXPECT_EQ(b.diagnostics, (dir_ / "bad.cpp").string() +
+                               ":2: error: a submitted kernel must not define 'main'\n"
+                               "hint: submit the kernel only; the harness builds its own launcher around it\n");
   EXPECT_TRUE(fake_->specs.empty());
 }
 
@@ -152,8 +151,8 @@ TEST_F(Service, RunGetsTheAllowlistTheChannelAndTheProgramsFolder) {
   request.args = {"--seed", "1"};
   request.trace = true;
   request.env = {{"TILECRAFT_EMU_EXTRA", "1"}};
-  RunResult r = runWith(
-      [](const std::string& n) { return exited(0, n + " {\"end\":true,\"launches\":0}\n"); }, request);
+  RunResult r =
+      runWith([](const std::string& n) { return exited(0, n + " {\"end\":true,\"launches\":0}\n"); }, request);
   EXPECT_EQ(r.status, RunStatus::Passed);
   const SandboxSpec& spec = fake_->specs.at(0);
   std::string work = (dir_ / "work").string();
@@ -179,20 +178,17 @@ TEST_F(Service, Verdicts) {
     return std::string(runStatusName(r.status)) + ": " + r.message;
   };
   auto end = [](const std::string& n) { return n + " {\"end\":true,\"launches\":1}\n"; };
-  RunResult pass =
-      runWith([&](const std::string& n) { return exited(0, n + " " + kLaunch + "\n" + end(n)); });
+  RunResult pass = runWith([&](const std::string& n) { return exited(0, n + " " + kLaunch + "\n" + end(n)); });
   EXPECT_EQ(pass.status, RunStatus::Passed);
   EXPECT_EQ(pass.report, kLaunch + "\n");
   EXPECT_EQ(verdict([&](const std::string& n) { return exited(0, "0123 " + kLaunch + "\n" + end(n)); }),
             "forged-verdict: the verdict channel carried a record without the run's nonce");
-  EXPECT_EQ(
-      verdict([&](const std::string& n) { return exited(0, n + " " + kLaunch + "\n"); }),
-      "forged-verdict: exit status 0 without the emulator's final record: the program ended inside a kernel "
-      "launch, or bypassed the emulator's exit");
+  EXPECT_EQ(verdict([&](const std::string& n) { return exited(0, n + " " + kLaunch + "\n"); }),
+            "forged-verdict: exit status 0 without the emulator's final record: the program ended inside a kernel "
+            "launch, or bypassed the emulator's exit");
   EXPECT_EQ(verdict([](const std::string& n) {
-              return exited(0,
-                            n + " {\"check\":\"failed\",\"text\":\"k.cpp:9: error: UB \\\"x\\\" overflows\\n"
-                                "k.cpp:3: note: here\\n\"}\n");
+              return exited(0, n + " {\"check\":\"failed\",\"text\":\"k.cpp:9: error: UB \\\"x\\\" overflows\\n"
+                                   "k.cpp:3: note: here\\n\"}\n");
             }),
             "check-failed: k.cpp:9: error: UB \"x\" overflows");
   EXPECT_EQ(verdict([](const std::string&) { return exited(2, "", "error: missing N=<value>\n"); }),

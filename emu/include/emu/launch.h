@@ -380,11 +380,11 @@ inline void writeReport(const Launch& launch, KernelMode mode, int64_t blockDim)
       ++perPipe[in.pipe == Pipe::Count ? kPipeCount : static_cast<int>(in.pipe)];
     }
   }
-  std::string record =
-      format("{\"kernel\":\"%s\",\"blocks\":%lld,\"mode\":\"%s\",\"cores\":%zu,\"instructions\":%llu,"
-             "\"pipes\":{",
-             jsonEscape(launch.name()).c_str(), static_cast<long long>(blockDim), modeName(mode), launch.size(),
-             static_cast<unsigned long long>(total));
+  std::string record = format(
+      "{\"kernel\":\"%s\",\"blocks\":%lld,\"mode\":\"%s\",\"cores\":%zu,\"instructions\":%llu,"
+      "\"pipes\":{",
+      jsonEscape(launch.name()).c_str(), static_cast<long long>(blockDim), modeName(mode), launch.size(),
+      static_cast<unsigned long long>(total));
   for (int p = 0; p < kPipeCount; ++p) {
     record += format("%s\"%s\":%llu", p ? "," : "", pipeName(static_cast<Pipe>(p)),
                      static_cast<unsigned long long>(perPipe[p]));

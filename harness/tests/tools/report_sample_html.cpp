@@ -14,8 +14,7 @@ int main(int argc, char** argv) {
     std::cerr << "usage: report_sample_html OUT.html [--without-chart-library]\n";
     return 2;
   }
-  tilecraft::harness::ReportInfo info{"tilecraft bench --smoke \"tasks\" <x>", "tasks", "solutions", "cann",
-                                      "910b2"};
+  tilecraft::harness::ReportInfo info{"tilecraft bench --smoke \"tasks\" <x>", "tasks", "solutions", "cann", "910b2"};
   std::string html = tilecraft::harness::renderHtml(tilecraft::harness::testing::fixtureSummary(), info);
   if (broken) {
     size_t begin = html.find("<script>\n/*!");

@@ -26,9 +26,7 @@ extern "C" __global__ __aicore__ void hostile_kernel(GM_ADDR mode) {
 
 namespace {
 
-void noLeaveHandler(const tcemu::CheckError&) {
-  ::_exit(0);
-}
+void noLeaveHandler(const tcemu::CheckError&) { ::_exit(0); }
 
 int launch(uint8_t mode) {
   uint8_t* gm = static_cast<uint8_t*>(AscendC::GmAlloc(32));
@@ -143,8 +141,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "error: unknown argument 'x'\n");
     return 2;
   }
-  if (what ==
-      "copy") {  // arg: an input file; writes it to out.bin in the work folder, prints its environment
+  if (what == "copy") {  // arg: an input file; writes it to out.bin in the work folder, prints its environment
     std::FILE* in = std::fopen(arg.c_str(), "rb");
     if (in == nullptr) return 1;
     std::FILE* out = std::fopen("out.bin", "wb");
