@@ -86,6 +86,7 @@ std::string recordToJson(const Record& r) {
   for (const auto& [pipe, us] : r.pipeBusyUs) pipes[pipe] = number(us);
   j["pipe_busy_us"] = pipes;
   j["wall_s"] = number(r.wallSeconds);
+  j["kernel_s"] = number(r.kernelSeconds);
   // Invalid UTF-8 from a kernel's output must not make the line unreadable: replace it.
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
@@ -125,6 +126,7 @@ std::optional<Record> parseRecord(const std::string& line, std::string* error) {
       for (auto p = it->begin(); p != it->end(); ++p) r.pipeBusyUs[p.key()] = p->is_number() ? p->get<double>() : 0;
     }
     r.wallSeconds = readNumber(j, "wall_s");
+    r.kernelSeconds = readNumber(j, "kernel_s");
     return r;
   } catch (const std::exception& e) {
     // nlohmann's messages start with "[json.exception...]": keep the part after it.
