@@ -25,6 +25,7 @@
 #include "fuzz/harness.h"
 #include "interp/compare.h"
 #include "interp/npy.h"
+#include "support/files.h"
 
 namespace tilecraft::fuzz {
 
@@ -55,14 +56,6 @@ void writeFile(const fs::path& path, const std::string& bytes) {
   std::ofstream out(path, std::ios::binary);
   out << bytes;
   if (!out) throw std::runtime_error(fmt::format("cannot write '{}'", path.string()));
-}
-
-std::optional<std::string> readFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
 }
 
 // The first `n` lines of a child's output: enough to see the error, short enough for a terminal.
@@ -233,7 +226,7 @@ void Loop::runOne(Item& item) {
   std::string mismatches;
   for (const auto& [name, expected] : oracle.expected) {
     std::string error;
-    std::optional<std::string> bytes = readFile(dir / (name + ".npy"));
+    std::optional<std::string> bytes = support::readFile(dir / (name + ".npy"));
     std::optional<interp::HostTensor> actual;
     if (!bytes) {
       error = fmt::format("the program wrote no {}.npy", name);

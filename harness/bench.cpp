@@ -28,6 +28,7 @@
 #include "perf/error.h"
 #include "perf/timeline.h"
 #include "perf/trace.h"
+#include "support/files.h"
 
 namespace tilecraft::harness {
 namespace {
@@ -37,23 +38,10 @@ namespace fs = std::filesystem;
 // The second input seed of a case: far from the first so the two draws share nothing.
 constexpr uint64_t kSecondSeedOffset = 0x9E3779B97F4A7C15ull;
 
-std::string readText(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-// Writes through a temporary file and a rename, so a reader never sees half a report.
+// Reports and inputs are written whole or not at all (support::writeFileAtomically).
 void writeAtomically(const fs::path& path, const std::string& text) {
-  fs::path tmp = path;
-  tmp += ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    out << text;
-    if (!out) throw std::runtime_error(fmt::format("cannot write {}", tmp.string()));
-  }
-  fs::rename(tmp, path);
+  std::string error;
+  if (!support::writeFileAtomically(path, text, &error)) throw std::runtime_error(error);
 }
 
 std::string safeName(const std::string& s) {
@@ -99,7 +87,7 @@ struct BuiltKernel {
   Failure failure = Failure::None;
   std::string message;
   std::string program;
-  double seconds = 0;  // compiling the DSL and building the program
+  double seconds = 0;    // compiling the DSL and building the program
   bool charged = false;  // its cost is in some row's kernel_s already
 };
 
@@ -308,7 +296,7 @@ class TaskRun {
         fs::path file = runDir / "out" / (safeName(want.name) + ".npy");
         std::string error;
         std::optional<interp::HostTensor> got;
-        if (fs::exists(file)) got = interp::decodeNpy(readText(file), &error);
+        if (fs::exists(file)) got = interp::decodeNpy(support::readFile(file).value_or(""), &error);
         if (!got) {
           r.failure = Failure::Signature;
           r.message = fs::exists(file) ? fmt::format("output '{}': {}", want.name, error)
@@ -406,7 +394,7 @@ struct LoadedTask {
 std::vector<Record> readResults(const std::string& path, std::vector<std::string>* problems, bool* tornTail) {
   std::vector<Record> rows;
   if (tornTail) *tornTail = false;
-  std::string text = readText(path);
+  std::string text = support::readFile(path).value_or("");
   size_t pos = 0;
   int line = 0;
   while (pos < text.size()) {
@@ -485,7 +473,7 @@ int runBench(const BenchOptions& given, const BenchEnv& env, std::ostream& out, 
     for (const std::string& p : problems) err << "warning: " << p << '\n';
     if (torn) {
       // Drop the torn line so appended rows start on a line of their own.
-      std::string text = readText(resultsPath);
+      std::string text = support::readFile(resultsPath).value_or("");
       writeAtomically(resultsPath, text.substr(0, text.rfind('\n') + 1));
     }
   }

@@ -21,6 +21,7 @@
 #include "harness/case_parse.h"
 #include "harness/python_worker.h"
 #include "interp/npy.h"
+#include "support/files.h"
 
 #ifndef TILECRAFT_HARNESS_PYTHON_DIR
 #define TILECRAFT_HARNESS_PYTHON_DIR ""
@@ -35,14 +36,6 @@ using Json = nlohmann::json;
 // Bumped whenever the cache layout or the meaning of a cached result changes.
 constexpr const char* kCacheVersion = "tilecraft-golden-cache-1";
 constexpr double kStartupSeconds = 120;
-
-std::optional<std::string> readFile(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 bool writeFile(const fs::path& path, const std::string& bytes) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
@@ -151,15 +144,15 @@ class PythonGoldenRunner final : public GoldenRunner {
     }
     std::vector<std::string> functions = goldenFunctionCandidates(task);
 
-    std::optional<std::string> golden = readFile(task.dir / "golden.py");
+    std::optional<std::string> golden = support::readFile(task.dir / "golden.py");
     if (!golden) return failure(fmt::format("{}: cannot read {}", where, (task.dir / "golden.py").string()));
     std::string key;
     if (!options_.cacheDir.empty()) {
       ContentHash h;
       h.add(kCacheVersion);
       h.add(*golden);
-      h.add(readFile(options_.workerDir / "torch_compat.py").value_or(""));
-      h.add(readFile(options_.workerDir / "golden_worker.py").value_or(""));
+      h.add(support::readFile(options_.workerDir / "torch_compat.py").value_or(""));
+      h.add(support::readFile(options_.workerDir / "golden_worker.py").value_or(""));
       h.add(Json(functions).dump());
       h.add(attrs.dump());
       h.add(outputs.dump());
@@ -194,7 +187,7 @@ class PythonGoldenRunner final : public GoldenRunner {
       }
     }
     for (const auto& [name, path] : files) {
-      std::optional<std::string> bytes = readFile(path);
+      std::optional<std::string> bytes = support::readFile(path);
       std::string why;
       std::optional<interp::HostTensor> t = bytes ? interp::decodeNpy(*bytes, &why) : std::nullopt;
       if (!t) return failure(fmt::format("{}: output {}: {}", where, name, bytes ? why : "the worker wrote no file"));
@@ -212,7 +205,7 @@ class PythonGoldenRunner final : public GoldenRunner {
 
   GoldenResult prepareInputs(const Task& task, const Case& c, const std::vector<NamedTensor>& generated) override {
     std::lock_guard lock(mutex_);
-    std::optional<std::string> golden = readFile(task.dir / "golden.py");
+    std::optional<std::string> golden = support::readFile(task.dir / "golden.py");
     // No hook: nothing to ask Python.
     if (!golden || golden->find("get_input") == std::string::npos) {
       GoldenResult r;
@@ -347,7 +340,7 @@ class PythonGoldenRunner final : public GoldenRunner {
         files.emplace_back(task.inputs[i].name, ins[i]);
       }
       for (const auto& [name, path] : files) {
-        std::optional<std::string> bytes = readFile(path);
+        std::optional<std::string> bytes = support::readFile(path);
         std::string why;
         std::optional<interp::HostTensor> t = bytes ? interp::decodeNpy(*bytes, &why) : std::nullopt;
         if (!t) return failure(fmt::format("{}: input {}: {}", where, name, bytes ? why : "the worker wrote no file"));
@@ -403,14 +396,14 @@ class PythonGoldenRunner final : public GoldenRunner {
 
   std::optional<GoldenResult> readCache(const Task& task, const std::string& key) {
     fs::path entry = options_.cacheDir / key.substr(0, 2) / key;
-    std::optional<std::string> text = readFile(entry / "result.json");
+    std::optional<std::string> text = support::readFile(entry / "result.json");
     if (!text) return std::nullopt;
     Json j = Json::parse(*text, nullptr, false);
     if (j.is_discarded()) return std::nullopt;
     GoldenResult r;
     for (const Json& op : j.value("ops", Json::array())) r.ops.push_back(atenOpFromJson(op));
     for (const Json& o : j.value("outputs", Json::array())) {
-      std::optional<std::string> bytes = readFile(entry / o.value("file", ""));
+      std::optional<std::string> bytes = support::readFile(entry / o.value("file", ""));
       std::string why;
       std::optional<interp::HostTensor> t = bytes ? interp::decodeNpy(*bytes, &why) : std::nullopt;
       if (!t) return std::nullopt;  // a damaged entry is recomputed

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/metrics.h"
+#include "support/files.h"
 
 namespace tilecraft::harness {
 namespace {
@@ -26,14 +27,6 @@ std::string content(Record r) {
 
 bool endsWith(const std::string& text, const std::string& suffix) {
   return text.size() >= suffix.size() && text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-std::optional<std::string> readFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 }  // namespace
@@ -111,7 +104,7 @@ std::optional<MergedRows> mergeShards(const std::vector<std::string>& shards, st
   for (const std::string& shard : shards) {
     bool file = endsWith(shard, ".jsonl");
     std::string path = file ? shard : shard + "/results.jsonl";
-    std::optional<std::string> text = readFile(path);
+    std::optional<std::string> text = support::readFile(path);
     if (!text) {
       *error = fmt::format("cannot read {}: {}", path, std::strerror(errno));
       return std::nullopt;
@@ -119,7 +112,7 @@ std::optional<MergedRows> mergeShards(const std::vector<std::string>& shards, st
     results.push_back({path, std::move(*text)});
     if (file) continue;
     std::string thisInfoPath = shard + "/" + kReportInfoFile;
-    std::optional<std::string> infoText = readFile(thisInfoPath);
+    std::optional<std::string> infoText = support::readFile(thisInfoPath);
     if (!infoText) continue;
     std::string why;
     std::optional<ReportInfo> thisInfo = parseReportInfo(*infoText, &why);

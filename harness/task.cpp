@@ -14,6 +14,7 @@
 
 #include "harness/case_parse.h"
 #include "harness/csv.h"
+#include "support/files.h"
 
 namespace tilecraft::harness {
 
@@ -27,13 +28,10 @@ std::string TaskError::str() const {
 
 namespace {
 
-bool readText(const std::filesystem::path& path, std::string& text) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream s;
-  s << in.rdbuf();
-  text = s.str();
-  return true;
+bool readInto(const std::filesystem::path& path, std::string& text) {
+  std::optional<std::string> bytes = support::readFile(path);
+  if (bytes) text = std::move(*bytes);
+  return bytes.has_value();
 }
 
 // YAML scalars are untyped in yaml-cpp; resolve them as YAML 1.2's core schema does (PyYAML, which CANN Bench
@@ -399,7 +397,7 @@ TaskLoad loadTask(const std::filesystem::path& dir, const LoadOptions& options) 
                                : fmt::format("no {} in the task folder", candidates[0])});
   } else if (casesFile.size() > 4 && casesFile.substr(casesFile.size() - 4) == ".csv") {
     std::string text;
-    if (!readText(casesFile, text)) caseErrors.push_back({casesFile, 0, "cannot read the file"});
+    if (!readInto(casesFile, text)) caseErrors.push_back({casesFile, 0, "cannot read the file"});
     else raw = readCasesCsv(casesFile, text, caseErrors);
   } else {
     raw = readCasesYaml(casesFile, caseErrors);
@@ -427,7 +425,7 @@ TaskLoad loadTask(const std::filesystem::path& dir, const LoadOptions& options) 
   load.errors.insert(load.errors.end(), caseErrors.begin(), caseErrors.end());
 
   std::string golden;
-  if (!readText(dir / "golden.py", golden)) {
+  if (!readInto(dir / "golden.py", golden)) {
     load.errors.push_back({(dir / "golden.py").string(), 0,
                            fmt::format("no golden.py (it must define a PyTorch function `{}`)", task.name)});
   } else {
@@ -438,7 +436,7 @@ TaskLoad loadTask(const std::filesystem::path& dir, const LoadOptions& options) 
                                          task.name, task.name)});
     }
   }
-  if (!readText(dir / "desc.md", task.desc)) {
+  if (!readInto(dir / "desc.md", task.desc)) {
     load.errors.push_back({(dir / "desc.md").string(), 0, "no desc.md (the task's description for generators)"});
   }
   task.hasInputsPy = std::filesystem::exists(dir / "inputs.py");

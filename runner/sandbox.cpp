@@ -12,6 +12,8 @@
 // the namespace, setsid daemons included; a wall-clock timeout kills bubblewrap, whose init dies with it
 // (--die-with-parent).
 #include "runner/sandbox.h"
+#include "support/files.h"
+#include "support/fd.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -51,33 +53,8 @@ constexpr int kThreadAllowance = 200;
 constexpr uint64_t kChannelCap = 64ull << 20;
 constexpr auto kDrainAfterExit = std::chrono::seconds(1);
 
-class Fd {
- public:
-  Fd() = default;
-  explicit Fd(int fd) : fd_(fd) {}
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  Fd(Fd&& other) noexcept : fd_(other.release()) {}
-  Fd& operator=(Fd&& other) noexcept {
-    reset(other.release());
-    return *this;
-  }
-  ~Fd() { reset(); }
-  int get() const { return fd_; }
-  bool valid() const { return fd_ >= 0; }
-  int release() { return std::exchange(fd_, -1); }
-  void reset(int fd = -1) {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = fd;
-  }
-
- private:
-  int fd_ = -1;
-};
-
-struct Pipe {
-  Fd read, write;
-};
+using support::Fd;
+using support::Pipe;
 
 Pipe makePipe() {
   int fds[2];
@@ -99,13 +76,6 @@ bool writeText(const fs::path& path, const std::string& text) {
   out << text;
   out.flush();
   return static_cast<bool>(out);
-}
-
-std::string readText(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 // A pids cgroup of its own for one run: created before the fork, entered by the child before exec, emptied
@@ -145,12 +115,12 @@ class PidsCgroup {
   int procsFd() const { return procs_.get(); }
   void killAll() const {
     if (dir_.empty()) return;
-    std::istringstream pids(readText(dir_ / "cgroup.procs"));
+    std::istringstream pids(support::readFile(dir_ / "cgroup.procs").value_or(""));
     for (long pid; pids >> pid;) ::kill(static_cast<pid_t>(pid), SIGKILL);
   }
   bool limitHit() const {
     if (dir_.empty()) return false;
-    std::istringstream events(readText(dir_ / "pids.events"));
+    std::istringstream events(support::readFile(dir_ / "pids.events").value_or(""));
     std::string key;
     for (uint64_t count; events >> key >> count;) {
       if (key == "max" && count > 0) return true;

@@ -21,6 +21,7 @@
 #include "runner/sandbox.h"
 #include "runner/service.h"
 #include "runner/source_check.h"
+#include "support/files.h"
 
 namespace tilecraft::runner {
 namespace {
@@ -49,14 +50,6 @@ class Hash {
   uint64_t state_ = 0xcbf29ce484222325ull;
 };
 
-std::string readFile(const fs::path& path, bool* ok = nullptr) {
-  std::ifstream in(path, std::ios::binary);
-  if (ok) *ok = static_cast<bool>(in);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 // Every file under `dir`, by relative path and content: the headers' identity.
 void addTree(Hash& hash, const fs::path& dir) {
   std::error_code ec;
@@ -65,7 +58,8 @@ void addTree(Hash& hash, const fs::path& dir) {
     if (it->is_regular_file(ec)) files.push_back(it->path());
   }
   std::sort(files.begin(), files.end());
-  for (const fs::path& file : files) hash.add(file.lexically_relative(dir).string()).add(readFile(file));
+  for (const fs::path& file : files)
+    hash.add(file.lexically_relative(dir).string()).add(support::readFile(file).value_or(""));
 }
 
 // The headers next to the source: a kernel's own project files.
@@ -78,7 +72,7 @@ void addNeighbourHeaders(Hash& hash, const fs::path& source) {
     if (it->is_regular_file(ec) && (ext == ".h" || ext == ".hpp" || ext == ".inc")) files.push_back(it->path());
   }
   std::sort(files.begin(), files.end());
-  for (const fs::path& file : files) hash.add(file.filename().string()).add(readFile(file));
+  for (const fs::path& file : files) hash.add(file.filename().string()).add(support::readFile(file).value_or(""));
 }
 
 std::string nonce() {
@@ -212,9 +206,9 @@ BuildResult Service::build(const BuildRequest& request) {
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return result;
   };
-  bool readable = false;
-  std::string source = readFile(request.source, &readable);
-  if (!readable || !fs::is_regular_file(request.source)) {
+  std::optional<std::string> read = support::readFile(request.source);
+  std::string source = read.value_or("");
+  if (!read || !fs::is_regular_file(request.source)) {
     result.cannotStart = true;
     result.diagnostics = fmt::format("cannot read the kernel source '{}'", request.source);
     return finish();

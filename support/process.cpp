@@ -4,6 +4,7 @@
 // between fork and exec the child only makes async-signal-safe calls: argv and envp are built beforehand, and
 // every pipe is O_CLOEXEC so one child never holds another child's pipe open.
 #include "support/process.h"
+#include "support/fd.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -37,35 +38,6 @@ using Clock = std::chrono::steady_clock;
 constexpr auto kDrainAfterExit = std::chrono::seconds(1);
 // Upper bound on one poll() when the kernel offers no pidfd to wake us at the child's exit.
 constexpr int kPollTickMs = 10;
-
-class Fd {
- public:
-  Fd() = default;
-  explicit Fd(int fd) : fd_(fd) {}
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  Fd(Fd&& other) noexcept : fd_(other.release()) {}
-  Fd& operator=(Fd&& other) noexcept {
-    reset(other.release());
-    return *this;
-  }
-  ~Fd() { reset(); }
-  int get() const { return fd_; }
-  bool valid() const { return fd_ >= 0; }
-  int release() { return std::exchange(fd_, -1); }
-  void reset(int fd = -1) {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = fd;
-  }
-
- private:
-  int fd_ = -1;
-};
-
-struct Pipe {
-  Fd read;
-  Fd write;
-};
 
 Pipe makePipe() {
   int fds[2];
