@@ -53,6 +53,7 @@ struct Record {
   std::string bottleneck;                    // the kernel's bottleneck pipe on the timeline
   std::map<std::string, double> pipeBusyUs;  // per pipe on the slowest core
   double wallSeconds = 0;                    // what evaluating this row cost the harness
+  double kernelSeconds = 0;                  // of which building (the row that built the kernel) and running it
 };
 
 // The row's key, "task/case/sample": unique within a run, sorts rows for reports.
