@@ -12,6 +12,7 @@
 #include "harness/bench.h"
 #include "harness/golden.h"
 #include "harness/merge.h"
+#include "harness/progress.h"
 #include "harness/slurm.h"
 #include "harness/shard.h"
 #include "runner/service.h"
@@ -117,6 +118,8 @@ int runBenchCommand(BenchCommand& cmd) {
   serviceOptions.cacheDir = (fs::path(cache) / "programs").string();
   serviceOptions.sandbox = !cmd.noSandbox;
   std::unique_ptr<runner::BuildRunService> service = runner::makeBuildRunService(serviceOptions);
+  o.terminal = harness::StderrProgressOutput::isTerminal();
+  o.terminalWidth = harness::StderrProgressOutput::width();
   harness::BenchEnv env;
   env.service = service.get();
   env.golden = golden.get();

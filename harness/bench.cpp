@@ -18,6 +18,7 @@
 #include "codegen/driver.h"
 #include "harness/merge.h"
 #include "harness/metrics.h"
+#include "harness/progress.h"
 #include "harness/reference.h"
 #include "harness/shard.h"
 #include "harness/report.h"
@@ -67,18 +68,33 @@ std::string firstLine(const std::string& text) {
 // Appends rows to results.jsonl, one flushed line each: a kill -9 loses at most the line being written.
 class ResultLog {
  public:
-  explicit ResultLog(const fs::path& path) : out_(path, std::ios::binary | std::ios::app) {
+  ResultLog(const fs::path& path, Progress* progress)
+      : out_(path, std::ios::binary | std::ios::app), progress_(progress) {
     if (!out_) throw std::runtime_error(fmt::format("cannot open {} for appending", path.string()));
   }
   void append(const Record& r) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    out_ << recordToJson(r) << '\n';
-    out_.flush();
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      out_ << recordToJson(r) << '\n';
+      out_.flush();
+    }
+    if (progress_) progress_->finished(r);
   }
 
  private:
   std::mutex mutex_;
   std::ofstream out_;
+  Progress* progress_;
+};
+
+// Progress lines go where the caller's error stream goes.
+class StreamProgressOutput final : public ProgressOutput {
+ public:
+  explicit StreamProgressOutput(std::ostream& out) : out_(out) {}
+  void write(std::string_view text) override { out_ << text << std::flush; }
+
+ private:
+  std::ostream& out_;
 };
 
 // One solution kernel built for the emulator, shared by every case that binds to it.
@@ -534,30 +550,40 @@ int runBench(const BenchOptions& given, const BenchEnv& env, std::ostream& out, 
     wanted[items[i].task].insert({items[i].caseId, items[i].sample});
   }
 
-  ResultLog log(resultsPath);
+  int total = 0, alreadyDone = 0;
+  for (const auto& [task, keys] : wanted) {
+    for (const auto& [caseId, sample] : keys) {
+      ++total;
+      alreadyDone += done.count(fmt::format("{}/{}/{}", task, caseId, sample)) ? 1 : 0;
+    }
+  }
+  StreamProgressOutput progressOut(err);
+  SteadyProgressClock steady;
+  FunctionProgressClock given(env.clock ? env.clock : std::function<double()>([] { return 0.0; }));
+  std::optional<Progress> progress;
+  if (!options.quiet) {
+    progress.emplace(total, alreadyDone, ProgressOptions{options.terminal, options.terminalWidth}, progressOut,
+                     env.clock ? static_cast<ProgressClock&>(given) : static_cast<ProgressClock&>(steady));
+  }
+  ResultLog log(resultsPath, progress ? &*progress : nullptr);
   for (const Record& r : unloadable) {
     if (!done.count(recordKey(r)) && options.shardIndex == 0) log.append(r);
   }
-  std::mutex goldenMutex, errMutex;
+  std::mutex goldenMutex;
   std::atomic<size_t> next{0};
-  std::atomic<int> finished{0};
   auto worker = [&] {
     TaskRun runOne(options, env, arch, goldenMutex, log, done);
     for (size_t i = next++; i < tasks.size(); i = next++) {
       const LoadedTask& t = tasks[i];
       if (!wanted.count(t.task.name)) continue;
-      int rows = runOne.run(t.task, t.cases, t.solutions, wanted[t.task.name]);
-      int n = ++finished;
-      if (!options.quiet) {
-        std::lock_guard<std::mutex> lock(errMutex);
-        err << fmt::format("[{}/{}] {}: {} rows\n", n, wanted.size(), t.task.name, rows);
-      }
+      runOne.run(t.task, t.cases, t.solutions, wanted[t.task.name]);
     }
   };
   std::vector<std::thread> pool;
   int threads = std::max(1, std::min<int>(options.jobs, static_cast<int>(tasks.size())));
   for (int i = 0; i < threads; ++i) pool.emplace_back(worker);
   for (std::thread& t : pool) t.join();
+  if (progress) progress->done();
 
   std::vector<std::string> problems;
   std::vector<Record> rows = readResults(resultsPath.string(), &problems);
