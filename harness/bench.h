@@ -47,8 +47,8 @@ struct WorkItem {
   int sample = 0;
 };
 
-// Returns the exit status: 0 when the run finished (whatever the scores), 1 when some task could not be
-// evaluated at all, 2 for a usage error (nothing was run). Reports go to `out`, problems to `err`.
+// Returns the exit status: 0 when the run finished (whatever the scores; a task that cannot be evaluated is a row
+// saying why), 2 for a usage error (nothing was run). Reports go to `out`, progress and problems to `err`.
 int runBench(const BenchOptions& options, const BenchEnv& env, std::ostream& out, std::ostream& err);
 
 // Reads a results.jsonl: rows in file order; a malformed line is reported as "FILE:LINE: message" in `problems`

@@ -173,6 +173,9 @@ Summary summarize(std::vector<Record> rows) {
         continue;
       }
       ++t.cases;
+      if (!r->eagerSource.empty()) {
+        t.eagerSource = t.eagerSource.empty() || t.eagerSource == r->eagerSource ? r->eagerSource : "mixed";
+      }
       t.compiled += r->compiled ? 1 : 0;
       t.correct += r->correct ? 1 : 0;
       if (r->correct && speedup(*r) > 0) {

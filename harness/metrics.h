@@ -38,6 +38,7 @@ struct TaskScore {
   double geomeanSpeedup = 0;  // over its correct cases
   double limitScore = 0;
   double cannScore = 0;
+  std::string eagerSource;   // the eager reference of its rows: "model", "measured", or "mixed"
   std::string firstFailure;  // the first failing row's failure and message
 };
 

@@ -71,13 +71,14 @@ std::vector<std::string> scoresRow(std::string scope, const Scores& s, const KCo
 Table tasksTable(const Summary& s) {
   Table t;
   t.title = "Tasks";
-  t.header = {"task",    "level",   "category",    "cases",      "compiled",
-              "correct", "speedup", "limit score", "CANN score", "first failure"};
-  t.numeric = {false, true, false, true, true, true, true, true, true, false};
+  t.header = {"task",    "level",     "category",    "cases",      "compiled",     "correct",
+              "speedup", "eager ref", "limit score", "CANN score", "first failure"};
+  t.numeric = {false, true, false, true, true, true, true, false, true, true, false};
   for (const TaskScore& task : s.tasks) {
     t.rows.push_back({clip(task.task, kMessageChars), std::to_string(task.level), clip(task.category, kMessageChars),
                       std::to_string(task.cases), std::to_string(task.compiled), std::to_string(task.correct),
-                      formatSpeedup(task.geomeanSpeedup), formatScore(task.limitScore), formatCannScore(task.cannScore),
+                      formatSpeedup(task.geomeanSpeedup), task.eagerSource.empty() ? "-" : task.eagerSource,
+                      formatScore(task.limitScore), formatCannScore(task.cannScore),
                       task.firstFailure.empty() ? "-" : clip(task.firstFailure, kMessageChars)});
   }
   return t;
