@@ -559,11 +559,11 @@ int runBench(const BenchOptions& given, const BenchEnv& env, std::ostream& out, 
   }
   StreamProgressOutput progressOut(err);
   SteadyProgressClock steady;
-  FunctionProgressClock given(env.clock ? env.clock : std::function<double()>([] { return 0.0; }));
+  FunctionProgressClock envClock(env.clock ? env.clock : std::function<double()>([] { return 0.0; }));
   std::optional<Progress> progress;
   if (!options.quiet) {
     progress.emplace(total, alreadyDone, ProgressOptions{options.terminal, options.terminalWidth}, progressOut,
-                     env.clock ? static_cast<ProgressClock&>(given) : static_cast<ProgressClock&>(steady));
+                     env.clock ? static_cast<ProgressClock&>(envClock) : static_cast<ProgressClock&>(steady));
   }
   ResultLog log(resultsPath, progress ? &*progress : nullptr);
   for (const Record& r : unloadable) {

@@ -30,7 +30,9 @@ struct BenchOptions {
   std::vector<std::string> only;  // task names to run; empty: all
   std::string arch = "910b2";
   double timeoutSeconds = 120;  // per kernel run
-  bool quiet = false;           // no per-task progress lines
+  bool quiet = false;           // no progress output
+  bool terminal = false;        // progress as a bar redrawn in place (stderr is a terminal)
+  int terminalWidth = 80;
 };
 
 // The outside world of a run, so tests can fake every part of it.
