@@ -133,7 +133,8 @@ TEST(ReportMarkdown, PipesInNamesDoNotSplitCells) {
   s.tasks[0].task = "a|b";
   s.tasks[0].firstFailure = "line one\nline two";
   std::string md = renderMarkdown(s, info());
-  EXPECT_NE(md.find("| a\\|b | 1 | math | 2 | 2 | 2 | 1.73x | - | 0.610 | 68.8 | line one line two |"), std::string::npos)
+  EXPECT_NE(md.find("| a\\|b | 1 | math | 2 | 2 | 2 | 1.73x | - | 0.610 | 68.8 | line one line two |"),
+            std::string::npos)
       << md;
 }
 
