@@ -343,6 +343,9 @@ RunResult Service::run(const RunRequest& request) {
   if (ran.timedOut)
     return set(RunStatus::TimedOut, fmt::format("timed out after {:g} s (wall clock)", limits.wallSeconds));
   if (!channel.checkFailure.empty()) return set(RunStatus::CheckFailed, firstLine(channel.checkFailure));
+  // A forged record decides, however the forger ended: writing to every descriptor it can find may well end it
+  // with SIGPIPE, and the attempt must not pass for a mere crash.
+  if (!channel.forged.empty()) return set(RunStatus::ForgedVerdict, channel.forged);
   if (ran.termSignal == SIGXCPU) {
     double cpu = limits.cpuSeconds > 0 ? limits.cpuSeconds : limits.wallSeconds + 1;
     return set(RunStatus::TimedOut, fmt::format("used up its CPU time limit of {:g} s", cpu));
@@ -366,7 +369,6 @@ RunResult Service::run(const RunRequest& request) {
     return set(RunStatus::UsageError, line.empty() ? "the program refused its arguments (exit status 2)" : line);
   }
   if (ran.exitCode != 0) return set(RunStatus::Crashed, fmt::format("exit status {}", ran.exitCode));
-  if (!channel.forged.empty()) return set(RunStatus::ForgedVerdict, channel.forged);
   if (!channel.ended) {
     return set(RunStatus::ForgedVerdict,
                "exit status 0 without the emulator's final record: the program ended inside a kernel launch, "

@@ -208,7 +208,8 @@ TEST_F(Hostile, ForgedReportIsCaught) {
   RunResult r = run({"forge"});
   EXPECT_EQ(r.status, RunStatus::ForgedVerdict);
   EXPECT_EQ(r.message, "the verdict channel carried a record without the run's nonce");
-  EXPECT_EQ(r.out, "PASS hostile: 1 launch, all checks passed\n");
+  // It may not live to print its fake PASS: a write to a descriptor whose reader is gone ends it (SIGPIPE).
+  EXPECT_TRUE(r.out.empty() || r.out == "PASS hostile: 1 launch, all checks passed\n") << r.out;
   EXPECT_EQ(r.report, "");
 }
 
