@@ -175,6 +175,16 @@ class TaskRun {
 
   int runCase(const Task& task, const Case& c, const std::vector<const Solution*>& solutions) {
     double start = now();
+    if (!c.unsupported.empty()) {
+      // A dtype Tilecraft does not represent (float8, int4, ...): no input, golden or kernel can be made for it.
+      for (const Solution* s : solutions) {
+        Record r = baseRecord(task, c, *s);
+        r.failure = Failure::NotEvaluable;
+        r.message = c.unsupported;
+        log_.append(r);
+      }
+      return static_cast<int>(solutions.size());
+    }
     uint64_t seeds[2] = {options_.seed, options_.seed + kSecondSeedOffset};
     std::vector<NamedTensor> inputs[2];
     GoldenResult golden[2];

@@ -295,6 +295,18 @@ TEST_F(Bench, ShardsPartitionTheWork) {
   EXPECT_EQ(keys, (std::vector<std::string>{"relu/1/0", "relu/2/0", "relu/3/0"}));
 }
 
+TEST_F(Bench, ADtypeTilecraftDoesNotRepresentIsNotEvaluable) {
+  BenchOptions o = options("good", "fp8_relu");
+  o.suites = {(kData / "unsupported").string()};
+  ASSERT_EQ(run(o), 0) << err.str();
+  std::vector<Record> r = rows();
+  ASSERT_EQ(r.size(), 1u);
+  EXPECT_EQ(r[0].failure, Failure::NotEvaluable);
+  EXPECT_EQ(r[0].message, "input 1 (x) is float8_e4m3fn, which Tilecraft does not represent");
+  EXPECT_EQ(golden_.calls, 0);
+  EXPECT_EQ(service_.runs, 0);
+}
+
 TEST_F(Bench, UsageErrors) {
   BenchOptions o = options("good");
   o.suites = {"/no/such/tasks"};
