@@ -139,12 +139,14 @@ struct Options {
   std::string outDir;                                       // --out-dir DIR: every output as DIR/NAME.npy
   uint64_t seed = 1;                                        // --seed S: generated inputs
   int64_t show = 8;                                         // --show K: values printed per output
+  bool hasRange = false;                                    // --range LO,HI: generated inputs in [LO, HI)
+  double rangeLo = 0, rangeHi = 0;
 };
 
 inline bool Parse(int argc, char** argv, Options& o) {
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    if (a == "--seed" || a == "--in" || a == "--out-dir" || a == "--show") {
+    if (a == "--seed" || a == "--in" || a == "--out-dir" || a == "--show" || a == "--range") {
       if (i + 1 >= argc) {
         std::fprintf(stderr, "error: %s needs a value\n", a.c_str());
         return false;
@@ -154,6 +156,16 @@ inline bool Parse(int argc, char** argv, Options& o) {
         o.seed = std::strtoull(v.c_str(), nullptr, 10);
       } else if (a == "--show") {
         o.show = std::strtoll(v.c_str(), nullptr, 10);
+      } else if (a == "--range") {
+        char* end = nullptr;
+        o.rangeLo = std::strtod(v.c_str(), &end);
+        bool ok = *end == ',';
+        if (ok) o.rangeHi = std::strtod(end + 1, &end);
+        if (!ok || *end != '\0' || !(o.rangeLo < o.rangeHi)) {
+          std::fprintf(stderr, "error: --range takes LO,HI with LO < HI, got '%s'\n", v.c_str());
+          return false;
+        }
+        o.hasRange = true;
       } else if (a == "--out-dir") {
         o.outDir = v;
       } else {
@@ -254,16 +266,26 @@ inline uint64_t Next(uint64_t& s) {
   return z ^ (z >> 31);
 }
 
-// Floats uniform in [-1, 1) rounded to T; signed integers uniform in [-8, 8], u8 in [0, 8].
+// Floats uniform in [-1, 1) rounded to T; signed integers uniform in [-8, 8], u8 in [0, 8]. With --range LO,HI:
+// floats in [LO, HI), integers in [ceil(LO), floor(HI)] (clamped to u8's 0 for unsigned).
 template <typename T>
-inline void Generate(T* data, int64_t count, uint64_t seed, uint64_t index, int kind) {
+inline void Generate(T* data, int64_t count, uint64_t seed, uint64_t index, int kind, const Options* o = nullptr) {
   uint64_t base = seed;
   uint64_t s = Next(base) ^ (index + 1) * 0x9E3779B97F4A7C15ull;
   int64_t lo = kind == 2 ? 0 : -8, span = kind == 2 ? 9 : 17;
+  double flo = -1.0, fspan = 2.0;
+  if (o != nullptr && o->hasRange) {
+    flo = o->rangeLo;
+    fspan = o->rangeHi - o->rangeLo;
+    int64_t ilo = static_cast<int64_t>(std::ceil(o->rangeLo)), ihi = static_cast<int64_t>(std::floor(o->rangeHi));
+    if (kind == 2 && ilo < 0) ilo = 0;
+    lo = ilo;
+    span = ihi >= ilo ? ihi - ilo + 1 : 1;
+  }
   for (int64_t i = 0; i < count; ++i) {
     if (kind == 0) {
       double u = static_cast<double>(Next(s) >> 11) * (1.0 / 9007199254740992.0);
-      data[i] = static_cast<T>(-1.0 + 2.0 * u);
+      data[i] = static_cast<T>(flo + fspan * u);
     } else {
       data[i] = static_cast<T>(static_cast<double>(lo + static_cast<int64_t>(Next(s) % static_cast<uint64_t>(span))));
     }
@@ -306,7 +328,7 @@ inline bool Input(T* data, int64_t count, const char* name, const char* descr, i
   for (const auto& f : o.files) {
     if (f.first == name) return ReadFile(f.second, data, static_cast<size_t>(count) * sizeof(T), descr);
   }
-  Generate(data, count, o.seed, index, kind);
+  Generate(data, count, o.seed, index, kind, &o);
   return true;
 }
 
