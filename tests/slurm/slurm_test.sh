@@ -5,8 +5,6 @@
 # The daemons are stopped by their pids when the script exits, whatever the outcome.
 #
 # usage: slurm_test.sh TILECRAFT SLURM_SUBMIT_PROBE TASKS SOLUTIONS
-#   The bench comparison runs once `TILECRAFT bench --help` lists --slurm; before that the cluster part and the
-#   submission of harness/slurm.h (through slurm_submit_probe and a stand-in tilecraft) are checked.
 set -euo pipefail
 tilecraft=$1
 probe=$2
@@ -151,10 +149,6 @@ expected=$(printf 'shard 0/3 on tilecraft-bench\nshard 1/3 on tilecraft-bench\ns
 [ "$(cat "$work/probe/slurm/shard-1.log")" = "log of shard 1/3" ] || fail "shard 1's log is not in DIR/slurm/shard-1.log"
 echo "slurm: harness/slurm.h submitted jobs $(cat "$work/probe-ids.txt"); the merge ran after 3 shards"
 
-if ! "$tilecraft" bench --help 2>&1 | grep -q -- '--slurm'; then
-  echo "PASS: cluster part (tilecraft bench has no --slurm yet: the sharded comparison did not run)"
-  exit 0
-fi
 
 # The same bench, locally and as a Slurm array job of $shards shards plus the merge job.
 "$tilecraft" bench "$tasks" --solutions "$solutions" --smoke --out "$work/local" >"$work/local.txt" 2>&1 ||
@@ -168,7 +162,8 @@ for _ in $(seq 900); do
 done
 [ -z "$(squeue -h -o %i)" ] || fail "the jobs are still queued after 15 minutes: $(squeue)"
 for i in $(seq 0 $((shards - 1))); do
-  [ -s "$work/sharded/shard-$i/results.jsonl" ] || fail "shard $i wrote no results ($(cat "$work/sharded/slurm/shard-$i.log" 2>&1))"
+  # A shard may hold no item (3 shards of a 2-case smoke run): it still writes its (empty) results file.
+  [ -f "$work/sharded/shard-$i/results.jsonl" ] || fail "shard $i wrote no results ($(cat "$work/sharded/slurm/shard-$i.log" 2>&1))"
 done
 [ -f "$work/sharded/summary.md" ] || fail "the merge job wrote no report ($(cat "$work/sharded/slurm/merge.log" 2>&1))"
 cmp "$work/local/summary.md" "$work/sharded/summary.md" ||
