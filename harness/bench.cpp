@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -581,16 +582,26 @@ int runBench(const BenchOptions& given, const BenchEnv& env, std::ostream& out, 
   }
   std::mutex goldenMutex;
   std::atomic<size_t> next{0};
+  // No worker thread ends before all have finished: the golden worker process dies with the thread that started
+  // it (PR_SET_PDEATHSIG follows the thread, not the process), and another thread may still be using it.
+  int threads = std::max(1, std::min<int>(options.jobs, static_cast<int>(tasks.size())));
+  std::mutex busyMutex;
+  std::condition_variable allDone;
+  int busy = threads;
   auto worker = [&] {
-    TaskRun runOne(options, env, arch, goldenMutex, log, done);
-    for (size_t i = next++; i < tasks.size(); i = next++) {
-      const LoadedTask& t = tasks[i];
-      if (!wanted.count(t.task.name)) continue;
-      runOne.run(t.task, t.cases, t.solutions, wanted[t.task.name]);
+    {
+      TaskRun runOne(options, env, arch, goldenMutex, log, done);
+      for (size_t i = next++; i < tasks.size(); i = next++) {
+        const LoadedTask& t = tasks[i];
+        if (!wanted.count(t.task.name)) continue;
+        runOne.run(t.task, t.cases, t.solutions, wanted[t.task.name]);
+      }
     }
+    std::unique_lock<std::mutex> lock(busyMutex);
+    if (--busy == 0) allDone.notify_all();
+    allDone.wait(lock, [&] { return busy == 0; });
   };
   std::vector<std::thread> pool;
-  int threads = std::max(1, std::min<int>(options.jobs, static_cast<int>(tasks.size())));
   for (int i = 0; i < threads; ++i) pool.emplace_back(worker);
   for (std::thread& t : pool) t.join();
   if (progress) progress->done();
