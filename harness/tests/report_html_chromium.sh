@@ -20,9 +20,13 @@ fi
 
 # As root Chromium needs --no-sandbox; a private profile keeps it from touching $HOME.
 # Prints the page's <html> start tag once its scripts have run.
+# A fresh profile per page: a second Chromium started while the first is still shutting down would find the
+# profile locked.
 render() {
-  timeout 90 chromium --headless --disable-gpu --no-sandbox --disable-dev-shm-usage --no-first-run \
-    --user-data-dir="$work/profile" --virtual-time-budget=10000 --dump-dom "file://$1" \
+  local profile
+  profile=$(mktemp -d "$work/profile.XXXXXX")
+  timeout 180 chromium --headless --disable-gpu --no-sandbox --disable-dev-shm-usage --no-first-run \
+    --user-data-dir="$profile" --virtual-time-budget=10000 --dump-dom "file://$1" \
     >"$work/dom.html" 2>"$work/chromium.log" || { cat "$work/chromium.log"; fail "chromium failed on $1"; }
   grep -o '<html[^>]*>' "$work/dom.html" | head -1
 }
