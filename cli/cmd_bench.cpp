@@ -117,7 +117,8 @@ int runBenchCommand(BenchCommand& cmd) {
   serviceOptions.emuInclude = include != nullptr && *include != '\0' ? include : TILECRAFT_EMU_INCLUDE_DIR;
   serviceOptions.cacheDir = (fs::path(cache) / "programs").string();
   serviceOptions.sandbox = !cmd.noSandbox;
-  std::unique_ptr<runner::BuildRunService> service = runner::makeBuildRunService(serviceOptions);
+  std::unique_ptr<runner::BuildRunService> service = runner::startBuildRunService(serviceOptions, std::cerr);
+  if (!service) return 2;
   o.terminal = harness::StderrProgressOutput::isTerminal();
   o.terminalWidth = harness::StderrProgressOutput::width();
   harness::BenchEnv env;

@@ -96,11 +96,8 @@ int runTile(const RunOptions& options) {
   runner::ServiceOptions serviceOptions;
   serviceOptions.emuInclude = TILECRAFT_EMU_INCLUDE_DIR;
   serviceOptions.sandbox = options.sandbox;
-  std::unique_ptr<runner::BuildRunService> service = runner::makeBuildRunService(serviceOptions);
-  if (std::string problem = service->sandboxProblem(); !problem.empty()) {
-    std::cerr << "error: " << problem << '\n';
-    return 2;
-  }
+  std::unique_ptr<runner::BuildRunService> service = runner::startBuildRunService(serviceOptions, std::cerr);
+  if (!service) return 2;
   bool temporary = false;
   fs::path dir = workFolder(options.keepDir, temporary);
   fs::path source = dir / (kernel + ".cpp"), outputs = dir / "outputs";

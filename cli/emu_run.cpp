@@ -413,20 +413,11 @@ int runEmuFiles(const EmuRunOptions& options, runner::BuildRunService& service, 
 }
 
 int runEmuFiles(const EmuRunOptions& options, std::ostream& out, std::ostream& err) {
-  std::unique_ptr<runner::BuildRunService> service;
-  try {
-    runner::ServiceOptions serviceOptions;
-    serviceOptions.emuInclude = options.includeDir;
-    serviceOptions.sandbox = options.sandbox;
-    service = runner::makeBuildRunService(serviceOptions);
-  } catch (const std::exception& e) {
-    err << fmt::format("error: {}\n", e.what());
-    return 2;
-  }
-  if (std::string problem = service->sandboxProblem(); !problem.empty()) {
-    err << fmt::format("error: {}\n", problem);
-    return 2;
-  }
+  runner::ServiceOptions serviceOptions;
+  serviceOptions.emuInclude = options.includeDir;
+  serviceOptions.sandbox = options.sandbox;
+  std::unique_ptr<runner::BuildRunService> service = runner::startBuildRunService(serviceOptions, err);
+  if (!service) return 2;
   return runEmuFiles(options, *service, out, err);
 }
 

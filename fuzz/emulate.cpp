@@ -488,20 +488,11 @@ int runEmulate(const EmulateOptions& options, runner::BuildRunService& service, 
 }
 
 int runEmulate(const EmulateOptions& options, std::ostream& out, std::ostream& err) {
-  std::unique_ptr<runner::BuildRunService> service;
-  try {
-    runner::ServiceOptions serviceOptions;
-    serviceOptions.emuInclude = options.emuInclude;
-    serviceOptions.sandbox = options.sandbox;
-    service = runner::makeBuildRunService(serviceOptions);
-  } catch (const std::exception& e) {
-    err << "error: " << e.what() << "\n";
-    return 2;
-  }
-  if (std::string problem = service->sandboxProblem(); !problem.empty()) {
-    err << "error: " << problem << "\n";
-    return 2;
-  }
+  runner::ServiceOptions serviceOptions;
+  serviceOptions.emuInclude = options.emuInclude;
+  serviceOptions.sandbox = options.sandbox;
+  std::unique_ptr<runner::BuildRunService> service = runner::startBuildRunService(serviceOptions, err);
+  if (!service) return 2;
   return runEmulate(options, *service, out, err);
 }
 

@@ -290,11 +290,7 @@ SandboxResult SystemSandbox::run(const SandboxSpec& spec) {
   for (Fd* fd : {&out.write, &err.write, &execError.write, &status.write, &report.write, &nonce.read}) fd->reset();
 
   ChildFailure failure{};
-  ssize_t n;
-  do {
-    n = ::read(execError.read.get(), &failure, sizeof failure);
-  } while (n < 0 && errno == EINTR);
-  if (n == static_cast<ssize_t>(sizeof failure)) {
+  if (readValue(execError.read, failure)) {
     int ignored = 0;
     ::waitpid(pid, &ignored, 0);
     result.startError = describeFailure(spec.argv[0], failure, sandboxed);

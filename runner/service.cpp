@@ -20,6 +20,8 @@
 
 #include "runner/sandbox.h"
 #include "runner/service.h"
+
+#include <ostream>
 #include "runner/source_check.h"
 #include "support/files.h"
 
@@ -410,7 +412,24 @@ std::unique_ptr<BuildRunService> makeBuildRunService(const ServiceOptions& optio
   ServiceOptions resolved = options;
   if (resolved.emuInclude.empty()) resolved.emuInclude = TILECRAFT_EMU_INCLUDE_DIR;
   resolved.emuInclude = fs::absolute(resolved.emuInclude).lexically_normal().string();
+  // The sandbox binds the cache folder: it must exist before the first run, or before sandboxProblem() tries one.
+  if (!resolved.cacheDir.empty()) fs::create_directories(resolved.cacheDir);
   return std::make_unique<Service>(resolved);
+}
+
+std::unique_ptr<BuildRunService> startBuildRunService(const ServiceOptions& options, std::ostream& err) {
+  std::unique_ptr<BuildRunService> service;
+  try {
+    service = makeBuildRunService(options);
+  } catch (const std::exception& e) {
+    err << fmt::format("error: {}\n", e.what());
+    return nullptr;
+  }
+  if (std::string problem = service->sandboxProblem(); !problem.empty()) {
+    err << fmt::format("error: {}\n", problem);
+    return nullptr;
+  }
+  return service;
 }
 
 }  // namespace tilecraft::runner

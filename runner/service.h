@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <iosfwd>
 #include <map>
 #include <memory>
 #include <string>
@@ -103,6 +104,10 @@ struct ServiceOptions {
 
 // The service. Safe to call from several threads at once.
 std::unique_ptr<BuildRunService> makeBuildRunService(const ServiceOptions& options);
+
+// The service for a command: made, and its sandbox tried once. nullptr after printing "error: <why>" on `err` (the
+// command then exits 2) when it cannot start, e.g. when bwrap is missing or cannot create namespaces.
+std::unique_ptr<BuildRunService> startBuildRunService(const ServiceOptions& options, std::ostream& err);
 
 // The compiler's command line for `request` (output path last), the same for every caller.
 std::vector<std::string> compileCommand(const BuildRequest& request, const std::string& emuInclude,

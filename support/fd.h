@@ -4,6 +4,8 @@
 
 #include <unistd.h>
 
+#include <cerrno>
+
 #include <utility>
 
 namespace tilecraft::support {
@@ -36,5 +38,16 @@ struct Pipe {
   Fd read;
   Fd write;
 };
+
+// Reads one `T` (a child's report of why it could not start, say), retrying on EINTR. false on end of file or a
+// short read: the writer closed the pipe without reporting.
+template <typename T>
+bool readValue(const Fd& fd, T& value) {
+  ssize_t n;
+  do {
+    n = ::read(fd.get(), &value, sizeof value);
+  } while (n < 0 && errno == EINTR);
+  return n == static_cast<ssize_t>(sizeof value);
+}
 
 }  // namespace tilecraft::support

@@ -195,11 +195,7 @@ ProcessResult SystemProcessRunner::run(const ProcessSpec& spec) {
   execError.write.reset();
 
   ChildFailure failure{};
-  ssize_t n;
-  do {
-    n = ::read(execError.read.get(), &failure, sizeof failure);
-  } while (n < 0 && errno == EINTR);
-  if (n == static_cast<ssize_t>(sizeof failure)) {
+  if (readValue(execError.read, failure)) {
     int status = 0;
     ::waitpid(pid, &status, 0);
     result.err = describeFailure(spec, failure);

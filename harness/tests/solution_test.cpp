@@ -51,6 +51,15 @@ TensorDecl decl(std::string name, std::vector<dsl::DType> dtypes) {
   return d;
 }
 
+// Task `add` of examples/elementwise/add.tile: inputs named `first` and `second` (x and y match the kernel), z.
+Task addTask(const char* first = "x", const char* second = "y") {
+  Task t;
+  t.name = "add";
+  t.inputs = {decl(first, {dsl::DType::F16}), decl(second, {dsl::DType::F16})};
+  t.outputs = {decl("z", {dsl::DType::F16})};
+  return t;
+}
+
 Task rmsNormTask() {
   Task t;
   t.name = "rms_norm";
@@ -123,10 +132,7 @@ TEST_F(SolutionDir, RowStatisticsPadAtTheEnd) {
 TEST_F(SolutionDir, ConflictingDimsNameBothSources) {
   copyExample("elementwise/add.tile", root_ / "add" / "add.tile");
   Solution s = findSolutions(root_, "add").front();
-  Task task;
-  task.name = "add";
-  task.inputs = {decl("x", {dsl::DType::F16}), decl("y", {dsl::DType::F16})};
-  task.outputs = {decl("z", {dsl::DType::F16})};
+  Task task = addTask();
   Case c;
   c.inputs = {tensorOf(dsl::DType::F16, {10}), tensorOf(dsl::DType::F16, {11})};
   CaseBinding b = bindCase(s, task, c, {{10}, {11}}, {{10}});
@@ -139,10 +145,7 @@ TEST_F(SolutionDir, ConflictingDimsNameBothSources) {
 TEST_F(SolutionDir, KernelParametersMustBeTaskTensors) {
   copyExample("elementwise/add.tile", root_ / "add" / "add.tile");
   Solution s = findSolutions(root_, "add").front();
-  Task task;
-  task.name = "add";
-  task.inputs = {decl("a", {dsl::DType::F16}), decl("y", {dsl::DType::F16})};
-  task.outputs = {decl("z", {dsl::DType::F16})};
+  Task task = addTask("a");
   Case c;
   c.inputs = {tensorOf(dsl::DType::F16, {10}), tensorOf(dsl::DType::F16, {10})};
   CaseBinding b = bindCase(s, task, c, {{10}, {10}}, {{10}});
@@ -158,10 +161,7 @@ TEST_F(SolutionDir, BindingFileExpressions) {
   write(root_ / "add" / "binding.yaml", "dims:\n  N: \"prod(x.shape[1:]) * x.shape[0]\"\n");
   Solution s = findSolutions(root_, "add").front();
   ASSERT_EQ(s.error, "");
-  Task task;
-  task.name = "add";
-  task.inputs = {decl("x", {dsl::DType::F16}), decl("y", {dsl::DType::F16})};
-  task.outputs = {decl("z", {dsl::DType::F16})};
+  Task task = addTask();
   Case c;
   c.inputs = {tensorOf(dsl::DType::F16, {3, 4, 5}), tensorOf(dsl::DType::F16, {3, 4, 5})};
   CaseBinding b = bindCase(s, task, c, {{3, 4, 5}, {3, 4, 5}}, {{3, 4, 5}});
