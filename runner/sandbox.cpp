@@ -16,6 +16,7 @@
 #include "support/fd.h"
 
 #include <fcntl.h>
+#include <linux/close_range.h>
 #include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
@@ -150,6 +151,19 @@ bool lowerLimit(int resource, uint64_t wanted, uint64_t hardExtra = 0) {
   return ::setrlimit(resource, &limit) == 0;
 }
 
+// Marks the descriptors first..last close-on-exec. close_range is one call; the loop is for kernels before 5.11.
+bool markCloseOnExec(unsigned first, unsigned last) {
+  if (::close_range(first, last, CLOSE_RANGE_CLOEXEC) == 0) return true;
+  if (errno != ENOSYS && errno != EINVAL) return false;
+  rlimit open{};
+  if (::getrlimit(RLIMIT_NOFILE, &open) != 0) return false;
+  for (rlim_t fd = first; fd < open.rlim_cur && fd <= last; ++fd) {
+    int flags = ::fcntl(int(fd), F_GETFD);
+    if (flags >= 0) ::fcntl(int(fd), F_SETFD, flags | FD_CLOEXEC);
+  }
+  return true;
+}
+
 struct ChildFds {
   int devNull, out, err, execError, status, report, nonce, cgroupProcs;
 };
@@ -181,6 +195,10 @@ struct ChildFds {
     if (moved[i] >= 0 && ::dup2(moved[i], targets[i]) < 0) fail(ChildStage::Redirect);
   }
   if (::dup2(fds.devNull, 0) < 0 || ::dup2(fds.out, 1) < 0 || ::dup2(fds.err, 2) < 0) fail(ChildStage::Redirect);
+  // Whatever else this process holds (descriptors its own parent left open without close-on-exec: a CI log,
+  // a terminal) must not reach the program: it could write to host files through them.
+  static_assert(kNonceFd == kReportFd + 1 && kStatusFd == kReportFd + 2);
+  if (!markCloseOnExec(3, kReportFd - 1) || !markCloseOnExec(kStatusFd + 1, ~0u)) fail(ChildStage::Redirect);
   const std::string& cwd = spec.cwd.empty() ? spec.workDir : spec.cwd;
   if (!sandboxed && !cwd.empty() && ::chdir(cwd.c_str()) != 0) fail(ChildStage::Workdir);
   const Limits& limits = spec.limits;

@@ -168,6 +168,21 @@ TEST_F(Hostile, HostFilesAreNotVisible) {
   }
 }
 
+// The service's caller may hold descriptors without close-on-exec (a CI runner's log, a terminal): the
+// program must not inherit them, or it could write to host files it was never shown.
+TEST_F(Hostile, InheritableHostDescriptorsDoNotReachTheProgram) {
+  fs::path log = work_.parent_path() / (work_.filename().string() + ".log");
+  int leaked = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);  // deliberately without O_CLOEXEC
+  ASSERT_GE(leaked, 0);
+  RunResult r = run({"descriptors"});
+  ::close(leaked);
+  std::string written = readText(log);
+  fs::remove(log);
+  // 0-2 and the verdict channel (runner/sandbox.h; the emulator has read and closed its nonce descriptor).
+  EXPECT_EQ(r.out, "0 1 2 100\n") << r.message;
+  EXPECT_EQ(written, "");
+}
+
 TEST_F(Hostile, NoNetworkNotEvenLoopback) {
   int listener = ::socket(AF_INET, SOCK_STREAM, 0);
   ASSERT_GE(listener, 0);

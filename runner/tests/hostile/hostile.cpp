@@ -128,6 +128,16 @@ int main(int argc, char** argv) {
     for (int i = 0; i < 4 && f; ++i) std::fwrite(block.data(), 1, block.size(), f);
     return f && std::fclose(f) == 0 ? 0 : 1;
   }
+  if (what == "descriptors") {  // prints the descriptors it holds, then writes to every one above stderr
+    std::string open;
+    for (int fd = 0; fd < 1024; ++fd) {
+      if (::fcntl(fd, F_GETFD) >= 0) open += (open.empty() ? "" : " ") + std::to_string(fd);
+    }
+    std::printf("%s\n", open.c_str());
+    std::fflush(stdout);
+    for (int fd = 3; fd < 1024; ++fd) [[maybe_unused]] auto n = ::write(fd, "leak\n", 5);
+    return 0;
+  }
   if (what == "kill-parent") {
     ::kill(::getppid(), SIGKILL);
     ::usleep(100000);
