@@ -3,8 +3,10 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <cmath>
 #include <set>
 
+#include "codegen/source_text.h"
 #include "ir/check.h"
 
 namespace tilecraft::codegen::detail {
@@ -83,6 +85,8 @@ EmitContext::EmitContext(const ir::Kernel& kernel, const EmitOptions& opts, supp
     bufNames_.push_back(name);
   }
   memberBuf_.assign(k.buffers.size(), false);
+  checkNames();
+  checkDevicePowers();
   std::set<std::string> loops;
   for (size_t i = 0; i < k.loops.size(); ++i) {
     std::string name = identifier(k.loops[i].name);
@@ -118,9 +122,12 @@ std::string EmitContext::cppType(ir::DType dtype) {
 }
 
 std::string EmitContext::floatLiteral(double value) {
-  std::string s = fmt::format("{}", static_cast<float>(value));
-  if (s == "inf") return "3.402823466e+38f";
-  if (s == "-inf") return "-3.402823466e+38f";
+  // The checker has warned about a constant that overflows f32; the kernel gets that inf, not FLT_MAX. The GCC
+  // builtins are constant expressions in GCC and Clang (CANN's compiler) and need no header.
+  float f = static_cast<float>(value);
+  if (std::isinf(f)) return f > 0 ? "__builtin_huge_valf()" : "(-__builtin_huge_valf())";
+  if (std::isnan(f)) return "__builtin_nanf(\"\")";
+  std::string s = fmt::format("{}", f);
   if (s.find_first_of(".en") == std::string::npos) s += ".0";
   return s + "f";
 }
@@ -244,13 +251,56 @@ std::string EmitContext::lineComment(uint32_t line) const {
     text = first == std::string::npos ? "" : text.substr(first);
     while (!text.empty() && (text.back() == ' ' || text.back() == '\r')) text.pop_back();
   }
-  return fmt::format("// {}:{}: {}", options.sourceName, line, text);
+  return fmt::format("// {}:{}: {}", escapeSourceText(options.sourceName), line, escapeSourceText(text));
 }
 
 void EmitContext::comment(CodePrinter& p, uint32_t line) {
   if (line == 0 || line == lastLine_) return;
   lastLine_ = line;
   p.line(lineComment(line));
+}
+
+// The DSL's names that the generated code spells as they are (the entry, the tensors, the tiling fields and the
+// launcher's locals); the others get a prefix or a suffix (buffers, loops, device scalars).
+void EmitContext::checkNames() {
+  auto check = [&](const std::string& name, const char* what) {
+    const char* problem = cppNameProblem(name);
+    if (!problem) return;
+    failed_ = true;
+    diagnostics_.error(k.span, fmt::format("'{}' cannot name {} in the generated C++: it is {}", name, what, problem))
+        .hint(fmt::format("rename '{}' in the .tile file", name));
+  };
+  check(k.name, "a kernel");
+  for (const ir::Param& prm : k.params) check(prm.name, "a parameter");
+  for (uint32_t v : tilingVars(k)) {
+    if (k.vars[v].kind == ir::Var::Kind::Attr) continue;  // a parameter, checked above
+    check(k.vars[v].name, k.vars[v].kind == ir::Var::Kind::Dim ? "a dim" : "a scalar");
+  }
+}
+
+// The lowering turns a float power by a small constant integer into multiplications; any other float power is
+// computed with std::pow, which only the host has. One left in kernel code would otherwise be printed with the
+// integer TcPow and truncate (0.5 ** 2 gave 0).
+void EmitContext::checkDevicePowers() {
+  std::vector<bool> host(k.nodes.size(), false);
+  std::vector<ir::NodeId> work;
+  for (const ir::Var& v : k.vars) {
+    bool hostValue = v.kind == ir::Var::Kind::Host || v.kind == ir::Var::Kind::Field;
+    if (hostValue && v.value != ir::kNone) work.push_back(v.value);
+  }
+  while (!work.empty()) {
+    ir::NodeId id = work.back();
+    work.pop_back();
+    if (host[id]) continue;
+    host[id] = true;
+    for (ir::NodeId a : k.node(id).args) work.push_back(a);
+  }
+  for (size_t id = 0; id < k.nodes.size(); ++id) {
+    const ir::Node& n = k.nodes[id];
+    if (n.kind == NodeKind::ScalarBinary && n.op == Op::Pow && dsl::isFloat(n.dtype) && !host[id]) {
+      unsupported(n, "float powers computed in the kernel other than by a constant integer from -64 to 64");
+    }
+  }
 }
 
 void EmitContext::unsupported(const ir::Node& node, const std::string& what) {

@@ -71,6 +71,9 @@ class EmitContext {
   bool failed() const { return failed_; }
 
  private:
+  void checkNames();
+  void checkDevicePowers();
+
   support::DiagnosticEngine& diagnostics_;
   std::vector<std::string> bufNames_;
   std::vector<bool> memberBuf_;

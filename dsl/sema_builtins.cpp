@@ -167,7 +167,9 @@ Type Checker::checkBuiltin(NodeId id, const BuiltinInfo& info, const std::vector
             error(args[1], "cdiv() needs a positive divisor");
             return Type::error();
           }
-          r.constInt = (*a.constInt + *b.constInt - 1) / *b.constInt;
+          // The ceiling without (a + b - 1), which overflows near 2**63 (C++ division truncates towards 0).
+          int64_t x = *a.constInt, y = *b.constInt;
+          r.constInt = x / y + (x % y > 0 ? 1 : 0);
         } else {
           r.constInt =
               info.id == Builtin::Min ? std::min(*a.constInt, *b.constInt) : std::max(*a.constInt, *b.constInt);

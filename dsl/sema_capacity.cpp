@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <limits>
 
 #include "dsl/sema_internal.h"
 #include "dsl/sema_layout.h"
@@ -175,8 +176,8 @@ int64_t Checker::recordBytes(const BufferRecord& r, NodeId tileVar, int64_t size
   for (const Dim& d : r.shape) extents.push_back((d.kind == Dim::Kind::Tile && d.ref == tileVar) ? size : d.value);
   if (r.reduceWork) return reduceWorkBytes(r.dtype, extents.empty() ? 1 : extents.back());
   int64_t bytes = tileBytes(r.dtype, extents);
-  if (r.workFactor > 0 && r.mathWork) return mathWorkBytes(r.dtype, bytes * r.workFactor);
-  return r.workFactor > 0 ? bytes * r.workFactor : bytes;
+  if (r.workFactor > 0 && r.mathWork) return mathWorkBytes(r.dtype, saturatingMul(bytes, r.workFactor));
+  return r.workFactor > 0 ? saturatingMul(bytes, r.workFactor) : bytes;
 }
 
 namespace {
@@ -188,8 +189,14 @@ std::pair<uint32_t, uint32_t> lifetime(const BufferRecord& r) {
   return {start, r.end};
 }
 
+/// A byte count the layout saturated (sema_layout.h) is past 2**63 - 1: print that, not a made-up figure.
+bool saturated(int64_t bytes) { return bytes == std::numeric_limits<int64_t>::max(); }
+
+std::string kibOrHuge(int64_t bytes) { return saturated(bytes) ? "more than 2**63 - 1 bytes" : kib(bytes); }
+
 /// "193 KiB (197664 bytes)" when the KiB figure is rounded, so a near miss does not read as a fit.
 std::string bytesStr(int64_t bytes) {
+  if (saturated(bytes)) return kibOrHuge(bytes);
   return bytes % 1024 == 0 || bytes < 1024 ? kib(bytes) : fmt::format("{} ({} bytes)", kib(bytes), bytes);
 }
 
@@ -246,7 +253,7 @@ void Checker::checkCapacity(KernelInfo& kernel) {
       for (const BufferRecord& r : records_) {
         auto [start, end] = lifetime(r);
         if (r.mem != mem || r.dead || r.unknownSize || start > p || end < p) continue;
-        live += recordBytes(r, kNoNode, 0) * depthOf(r);
+        live = saturatingAdd(live, saturatingMul(recordBytes(r, kNoNode, 0), depthOf(r)));
       }
       if (live > most) {
         most = live;
@@ -259,7 +266,8 @@ void Checker::checkCapacity(KernelInfo& kernel) {
       if (r.mem == mem && !r.dead && !r.unknownSize && start <= at && end >= at) live.push_back(&r);
     }
     std::stable_sort(live.begin(), live.end(), [&](const BufferRecord* a, const BufferRecord* b) {
-      return recordBytes(*a, kNoNode, 0) * depthOf(*a) > recordBytes(*b, kNoNode, 0) * depthOf(*b);
+      return saturatingMul(recordBytes(*a, kNoNode, 0), depthOf(*a)) >
+             saturatingMul(recordBytes(*b, kNoNode, 0), depthOf(*b));
     });
     // Blame the tile variable of the largest live buffer that has one: its size is the knob to turn.
     NodeId tileVar = kNoNode;
@@ -289,7 +297,7 @@ void Checker::checkCapacity(KernelInfo& kernel) {
       std::string what = r->workFactor > 0 ? r->label : fmt::format("{} {}", r->label, dtypeName(r->dtype));
       std::string times = depthOf(*r) > 1 ? fmt::format(" x{} buffers", depthOf(*r)) : "";
       std::string of = r->reduceWork ? "" : " of " + extentsStr(*r);
-      d.note(ast_.span(r->def), fmt::format("{}{} = {}{}", what, of, kib(bytes), times));
+      d.note(ast_.span(r->def), fmt::format("{}{} = {}{}", what, of, kibOrHuge(bytes), times));
     }
     if (tileVar == kNoNode) {
       d.hint(fmt::format("make these tiles smaller; they must fit in {} of {}", kib(capacity), memName(mem)));
@@ -300,7 +308,7 @@ void Checker::checkCapacity(KernelInfo& kernel) {
     int64_t lo = 0;
     int64_t hi = info.size - 1;
     while (lo < hi) {  // largest size that fits
-      int64_t mid = (lo + hi + 1) / 2;
+      int64_t mid = lo + (hi - lo + 1) / 2;
       if (layoutEnd(mem, tileVar, mid) <= capacity) {
         lo = mid;
       } else {

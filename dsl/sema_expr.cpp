@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "dsl/sema_internal.h"
 #include "support/assert.h"
@@ -21,18 +22,79 @@ Type intType(std::optional<int64_t> value, bool device = false) {
   return t;
 }
 
+// True when the value rounds to a finite f32 (the type of every float scalar in a kernel).
+bool fitsF32(double value) { return std::isfinite(static_cast<float>(value)); }
+
 Type atomType(const std::string& atom, bool device) {
   Type t = intType(std::nullopt, device);
   t.affine = Affine{{{atom, 1}}, 0};
   return t;
 }
 
+// The folder's integer arithmetic, checked: nullopt when the exact result does not fit in int64.
+std::optional<int64_t> checkedAdd(int64_t x, int64_t y) {
+  int64_t r;
+  if (__builtin_add_overflow(x, y, &r)) return std::nullopt;
+  return r;
+}
+
+std::optional<int64_t> checkedSub(int64_t x, int64_t y) {
+  int64_t r;
+  if (__builtin_sub_overflow(x, y, &r)) return std::nullopt;
+  return r;
+}
+
+std::optional<int64_t> checkedMul(int64_t x, int64_t y) {
+  int64_t r;
+  if (__builtin_mul_overflow(x, y, &r)) return std::nullopt;
+  return r;
+}
+
+// Python's floor division and modulo (the sign of the divisor); y is not 0.
+std::optional<int64_t> checkedFloorDiv(int64_t x, int64_t y) {
+  if (x == std::numeric_limits<int64_t>::min() && y == -1) return std::nullopt;
+  return (x / y) - ((x % y != 0) && ((x < 0) != (y < 0)));
+}
+
+int64_t floorMod(int64_t x, int64_t y) {
+  if (y == -1) return 0;  // INT64_MIN % -1 is undefined in C++
+  int64_t r = x % y;
+  return r != 0 && ((r < 0) != (y < 0)) ? r + y : r;
+}
+
+// x ** y for y >= 0 by squaring, so a large exponent of 0, 1 or -1 folds too.
+std::optional<int64_t> checkedPow(int64_t x, int64_t y) {
+  if (x == 0 || x == 1) return y == 0 ? 1 : x;
+  if (x == -1) return y % 2 == 0 ? 1 : -1;
+  int64_t result = 1;
+  std::optional<int64_t> base = x;
+  while (y > 0) {
+    if (!base) return std::nullopt;  // |x| >= 2 squared past int64 with exponent bits left
+    if (y & 1) {
+      auto r = checkedMul(result, *base);
+      if (!r) return std::nullopt;
+      result = *r;
+    }
+    y >>= 1;
+    if (y > 0) base = checkedMul(*base, *base);
+  }
+  return result;
+}
+
+// The symbolic (affine) forms give up, rather than wrap, when a coefficient overflows.
 std::optional<Affine> affineCombine(const std::optional<Affine>& a, const std::optional<Affine>& b, int64_t sign) {
   if (!a || !b) return std::nullopt;
   Affine r = *a;
-  r.constant += sign * b->constant;
+  auto addScaled = [&](int64_t& into, int64_t c) {
+    auto scaled = checkedMul(sign, c);
+    auto sum = scaled ? checkedAdd(into, *scaled) : std::nullopt;
+    if (!sum) return false;
+    into = *sum;
+    return true;
+  };
+  if (!addScaled(r.constant, b->constant)) return std::nullopt;
   for (const auto& [atom, c] : b->terms) {
-    r.terms[atom] += sign * c;
+    if (!addScaled(r.terms[atom], c)) return std::nullopt;
     if (r.terms[atom] == 0) r.terms.erase(atom);
   }
   return r;
@@ -41,9 +103,15 @@ std::optional<Affine> affineCombine(const std::optional<Affine>& a, const std::o
 std::optional<Affine> affineScale(const std::optional<Affine>& a, int64_t k) {
   if (!a) return std::nullopt;
   Affine r;
-  r.constant = a->constant * k;
+  auto constant = checkedMul(a->constant, k);
+  if (!constant) return std::nullopt;
+  r.constant = *constant;
   if (k != 0) {
-    for (const auto& [atom, c] : a->terms) r.terms[atom] = c * k;
+    for (const auto& [atom, c] : a->terms) {
+      auto scaled = checkedMul(c, k);
+      if (!scaled) return std::nullopt;
+      r.terms[atom] = *scaled;
+    }
   }
   return r;
 }
@@ -89,7 +157,7 @@ Type Checker::exprImpl(NodeId id) {
     case NodeKind::FloatLit: {
       Type t;
       t.kind = TypeKind::Float;
-      t.constFloat = n.floatValue;
+      t.constFloat = f32Constant(id, n.floatValue, true);
       return t;
     }
     case NodeKind::BoolLit: {
@@ -136,6 +204,24 @@ Type Checker::exprImpl(NodeId id) {
       TC_ASSERT(false, "not an expression node");
       return Type::error();
   }
+}
+
+void Checker::intOverflow(NodeId id, const std::string& expression) {
+  error(id, "integer constant overflows int64")
+      .hint(
+          fmt::format("{} is outside [-2**63, 2**63 - 1], the range of the compiler's integer constants", expression));
+}
+
+// A float constant as the kernel holds it (f32): one that overflows f32 from finite operands is inf, with a
+// warning (an inf among the operands was warned about where it was made).
+double Checker::f32Constant(NodeId id, double value, bool finiteOperands) {
+  if (fitsF32(value) || std::isnan(value)) return value;
+  double inf = value > 0 ? std::numeric_limits<double>::infinity() : -std::numeric_limits<double>::infinity();
+  if (finiteOperands) {
+    diag_.warning(ast_.span(id), fmt::format("float constant overflows f32 and becomes {}", value > 0 ? "inf" : "-inf"))
+        .hint("f32 holds magnitudes up to 3.4028235e+38");
+  }
+  return inf;
 }
 
 bool Checker::requireCompute(NodeId at, const char* what) {
@@ -267,7 +353,14 @@ Type Checker::checkUnary(NodeId id) {
   }
   if (n.op == OpKind::Pos) return a;
   Type r = a;
-  if (r.constInt) r.constInt = -*r.constInt;
+  if (r.constInt) {
+    auto negated = checkedSub(0, *r.constInt);
+    if (!negated) {
+      intOverflow(id, fmt::format("-({})", *r.constInt));
+      return Type::error();
+    }
+    r.constInt = negated;
+  }
   if (r.constFloat) r.constFloat = -*r.constFloat;
   r.affine = affineScale(a.affine, -1);
   return r;
@@ -300,25 +393,26 @@ Type Checker::scalarArith(NodeId id, OpKind op, const Type& a, const Type& b) {
       error(id, "division by zero");
       return Type::error();
     }
+    std::optional<int64_t> folded;
     switch (op) {
       case OpKind::Add:
         r.affine = affineCombine(a.affine, b.affine, 1);
-        if (x && y) r.constInt = *x + *y;
+        if (x && y) folded = checkedAdd(*x, *y);
         break;
       case OpKind::Sub:
         r.affine = affineCombine(a.affine, b.affine, -1);
-        if (x && y) r.constInt = *x - *y;
+        if (x && y) folded = checkedSub(*x, *y);
         break;
       case OpKind::Mul:
         if (x) r.affine = affineScale(b.affine, *x);
         else if (y) r.affine = affineScale(a.affine, *y);
-        if (x && y) r.constInt = *x * *y;
+        if (x && y) folded = checkedMul(*x, *y);
         break;
       case OpKind::FloorDiv:
-        if (x && y) r.constInt = (*x / *y) - ((*x % *y != 0) && ((*x < 0) != (*y < 0)));
+        if (x && y) folded = checkedFloorDiv(*x, *y);
         break;
       case OpKind::Mod:
-        if (x && y) r.constInt = ((*x % *y) + *y) % *y;
+        if (x && y) folded = floorMod(*x, *y);
         break;
       case OpKind::Pow:
         if (x && y) {
@@ -326,9 +420,7 @@ Type Checker::scalarArith(NodeId id, OpKind op, const Type& a, const Type& b) {
             error(id, "an integer power needs a non-negative exponent");
             return Type::error();
           }
-          int64_t v = 1;
-          for (int64_t i = 0; i < *y && i < 64; ++i) v *= *x;
-          r.constInt = v;
+          folded = checkedPow(*x, *y);
         } else if (device) {
           error(id, "'**' on integers that depend on the core or a loop is not supported")
               .hint("compute powers on the host from dims and constants");
@@ -337,7 +429,14 @@ Type Checker::scalarArith(NodeId id, OpKind op, const Type& a, const Type& b) {
         break;
       default: break;
     }
-    if (r.constInt) r.affine = Affine{{}, *r.constInt};
+    if (x && y) {
+      if (!folded) {
+        intOverflow(id, fmt::format("{} {} {}", *x, opSpelling(op), *y));
+        return Type::error();
+      }
+      r.constInt = folded;
+      r.affine = Affine{{}, *folded};
+    }
     return r;
   }
   Type r;
@@ -364,6 +463,7 @@ Type Checker::scalarArith(NodeId id, OpKind op, const Type& a, const Type& b) {
       case OpKind::Pow: r.constFloat = std::pow(*fx, *fy); break;
       default: break;
     }
+    if (r.constFloat) r.constFloat = f32Constant(id, *r.constFloat, fitsF32(*fx) && fitsF32(*fy));
   }
   if (op == OpKind::FloorDiv || op == OpKind::Mod) {
     error(id,

@@ -110,6 +110,8 @@ class Checker {
   Type checkAttribute(NodeId id);
   Type checkSubscript(NodeId id);
   Type scalarArith(NodeId id, OpKind op, const Type& a, const Type& b);
+  void intOverflow(NodeId id, const std::string& expression);
+  double f32Constant(NodeId id, double value, bool finiteOperands);
   Type tileArith(NodeId id, OpKind op, NodeId lhs, const Type& a, NodeId rhs, const Type& b);
   std::optional<std::vector<Dim>> broadcast(NodeId at, const std::vector<Dim>& a, const std::vector<Dim>& b);
   bool requireUbTile(NodeId operand, const Type& type, const char* what);

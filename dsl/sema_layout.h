@@ -12,6 +12,11 @@
 
 namespace tilecraft::dsl {
 
+/// Byte counts saturate at INT64_MAX instead of wrapping: a tile of 2**62 elements is far over every capacity,
+/// never a small buffer (the checker then refuses it).
+int64_t saturatingAdd(int64_t a, int64_t b);
+int64_t saturatingMul(int64_t a, int64_t b);
+
 /// Offset alignment of a buffer in `mem`: 32 bytes, 512 for L0A/L0B (their fractal blocks).
 int64_t bufferAlignment(Mem mem);
 

@@ -146,24 +146,23 @@ NodeId Builder::scalarUnary(Op op, NodeId operand) {
   return add(std::move(n));
 }
 
+DType Builder::scalarBinaryType(Op op, DType lhs, DType rhs) {
+  if (isCompare(op) || op == Op::And || op == Op::Or) return DType::Bool;
+  return dsl::isFloat(lhs) || dsl::isFloat(rhs) || op == Op::Div ? DType::F32 : DType::I64;
+}
+
 NodeId Builder::scalarBinary(Op op, NodeId lhs, NodeId rhs) {
   checkScalar(lhs);
   checkScalar(rhs);
   TILECRAFT_CHECK(op >= Op::Add && op <= Op::Ge && op != Op::Neg && op != Op::Not,
                   fmt::format("'{}' is not a scalar binary operator", opName(op)));
-  DType l = k_.nodes[lhs].dtype;
-  DType r = k_.nodes[rhs].dtype;
-  bool floating = dsl::isFloat(l) || dsl::isFloat(r);
+  bool floating = dsl::isFloat(k_.nodes[lhs].dtype) || dsl::isFloat(k_.nodes[rhs].dtype);
   TILECRAFT_CHECK(!floating || (op != Op::FloorDiv && op != Op::Mod && op != Op::Cdiv),
                   "integer-only scalar operator on a float");
   Node n;
   n.kind = NodeKind::ScalarBinary;
   n.op = op;
-  if (isCompare(op) || op == Op::And || op == Op::Or) {
-    n.dtype = DType::Bool;
-  } else {
-    n.dtype = floating || op == Op::Div ? DType::F32 : DType::I64;
-  }
+  n.dtype = scalarBinaryType(op, k_.nodes[lhs].dtype, k_.nodes[rhs].dtype);
   n.args = {lhs, rhs};
   return add(std::move(n));
 }

@@ -35,6 +35,9 @@ class Builder {
   NodeId blockIdx();
   NodeId scalarUnary(Op op, NodeId operand);
   NodeId scalarBinary(Op op, NodeId lhs, NodeId rhs);
+  /// The one type rule of scalar operators: a comparison or logic gives bool; `/`, or a float operand, gives f32
+  /// (so `**` with a float operand is a float power); two integers give i64.
+  static DType scalarBinaryType(Op op, DType lhs, DType rhs);
 
   // Structure. Statements are appended to a body by the caller (append()).
   NodeId block();

@@ -2,6 +2,9 @@
 // nodes.
 #include <fmt/format.h>
 
+#include <cmath>
+#include <optional>
+
 #include "dsl/builtins.h"
 #include "ir/check.h"
 #include "passes/lower_internal.h"
@@ -522,6 +525,36 @@ std::vector<ir::GmIndex> KernelLowering::access(dsl::NodeId view, uint32_t* para
   return out;
 }
 
+// A scalar power. The builder's type rule decides whether it is an integer power (both operands integers: the
+// checker allows those only on host values, with a non-negative exponent) or a float one. A float power by a
+// constant integer exponent, the common case (`alpha ** 2`, `beta ** -1`), is a chain of multiplications that
+// the kernel and the host compute alike; the scalar unit has no pow, so only the host computes other float powers
+// (the emitter refuses one that is left on the device).
+ir::NodeId KernelLowering::scalarPow(ir::NodeId base, ir::NodeId exponent) {
+  ir::DType dtype = ir::Builder::scalarBinaryType(ir::Op::Pow, k_.node(base).dtype, k_.node(exponent).dtype);
+  if (!dsl::isFloat(dtype)) return b_.scalarBinary(ir::Op::Pow, base, exponent);
+  const ir::Node& e = k_.node(exponent);
+  std::optional<int64_t> n;
+  if (e.kind == ir::NodeKind::IntConst) n = e.intValue;
+  if (e.kind == ir::NodeKind::FloatConst && std::trunc(e.floatValue) == e.floatValue && std::fabs(e.floatValue) <= 64) {
+    n = static_cast<int64_t>(e.floatValue);
+  }
+  constexpr int64_t kMaxUnrolled = 64;  // at most 2 * 6 multiplications
+  if (!n || *n < -kMaxUnrolled || *n > kMaxUnrolled) return b_.scalarBinary(ir::Op::Pow, base, exponent);
+  // Square-and-multiply over the bits of |n| in f32 (an integer base is converted first, so its square cannot
+  // overflow i64); x ** 0 is 1, as in Python, also for x = 0.
+  ir::NodeId one = b_.floatConst(1.0);
+  if (!dsl::isFloat(k_.node(base).dtype)) base = b_.scalarBinary(ir::Op::Mul, one, base);
+  ir::NodeId result = ir::kNone;
+  ir::NodeId square = base;
+  for (int64_t bits = *n < 0 ? -*n : *n; bits > 0; bits >>= 1) {
+    if (bits & 1) result = result == ir::kNone ? square : b_.scalarBinary(ir::Op::Mul, result, square);
+    if (bits > 1) square = b_.scalarBinary(ir::Op::Mul, square, square);
+  }
+  if (result == ir::kNone) return one;
+  return *n < 0 ? b_.scalarBinary(ir::Op::Div, one, result) : result;
+}
+
 ir::NodeId KernelLowering::scalar(dsl::NodeId id) {
   const dsl::Type& t = type(id);
   const dsl::Node& n = ast_.node(id);
@@ -562,6 +595,8 @@ ir::NodeId KernelLowering::scalar(dsl::NodeId id) {
       if (n.op == OpKind::Pos) return scalar(n.kids[0]);
       return b_.scalarUnary(n.op == OpKind::Not ? ir::Op::Not : ir::Op::Neg, scalar(n.kids[0]));
     case NodeKind::Binary:
+      if (n.op == OpKind::Pow) return scalarPow(scalar(n.kids[0]), scalar(n.kids[1]));
+      return b_.scalarBinary(scalarOp(n.op), scalar(n.kids[0]), scalar(n.kids[1]));
     case NodeKind::Compare:
     case NodeKind::Logical: return b_.scalarBinary(scalarOp(n.op), scalar(n.kids[0]), scalar(n.kids[1]));
     case NodeKind::Call: {

@@ -53,6 +53,7 @@ class KernelLowering {
   // --- lower_expr.cpp: expressions ---
   Value expr(dsl::NodeId id, ir::BufferId dst = ir::kNone, const std::string& name = "");
   ir::NodeId scalar(dsl::NodeId id);
+  ir::NodeId scalarPow(ir::NodeId base, ir::NodeId exponent);
   ir::BufferId tile(dsl::NodeId id, ir::BufferId dst = ir::kNone, const std::string& name = "");
   Value call(dsl::NodeId id, ir::BufferId dst, const std::string& name);
   Value arith(dsl::NodeId id, dsl::OpKind op, dsl::NodeId lhs, dsl::NodeId rhs, ir::BufferId dst,

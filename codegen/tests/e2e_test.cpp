@@ -52,17 +52,18 @@ void PrintTo(const Case& c, std::ostream* os) { *os << c.example; }
 
 class CodegenE2E : public ::testing::TestWithParam<Case> {};
 
-TEST_P(CodegenE2E, MatchesTheInterpreterOnAlignedAndUnalignedShapes) {
-  const Case& tc = GetParam();
-  // Constructs no example needs are covered by small kernels under codegen/tests/data.
-  bool data = tc.example.rfind("tests/data/", 0) == 0;
-  fs::path tile = fs::path(TILECRAFT_SOURCE_DIR) / (data ? "codegen" : "examples") / (tc.example + ".tile");
-  std::string name = tile.stem().string();
-  fs::path dir = tempDir(name);
-
+// Compiles `tile`, builds the C++ (no warning allowed), runs it on each shape and compares every output with the
+// interpreter's; the generated code goes to `generated` when given.
+void expectMatchesInterpreter(const fs::path& tile, const std::vector<Shape>& shapes,
+                              const std::map<std::string, interp::ValueRange>& ranges,
+                              std::string* generated = nullptr) {
   std::string code, kernel;
   std::ostringstream diags;
   ASSERT_EQ(compileToAscendC({tile.string(), "text"}, code, kernel, diags), 0) << diags.str();
+  if (generated) *generated = code;
+  // Files are named after the kernel: the .tile file's name may be anything (the hostile-source test's is).
+  const std::string& name = kernel;
+  fs::path dir = tempDir(name);
   fs::path source = dir / (name + ".cpp");
   std::ofstream(source) << code;
 
@@ -88,10 +89,10 @@ TEST_P(CodegenE2E, MatchesTheInterpreterOnAlignedAndUnalignedShapes) {
   auto program = interp::checkProgram(tile.filename().string(), readText(tile));
   ASSERT_TRUE(program->ok()) << program->renderDiagnostics();
   int run = 0;
-  for (const Shape& shape : tc.shapes) {
+  for (const Shape& shape : shapes) {
     SCOPED_TRACE(::testing::Message() << "shape #" << run);
     support::DiagnosticEngine interpDiags;
-    auto oracle = interp::makeOracleCase(*program, "", shape.dims, shape.attrs, tc.ranges, 7 + run, interpDiags);
+    auto oracle = interp::makeOracleCase(*program, "", shape.dims, shape.attrs, ranges, 7 + run, interpDiags);
     ASSERT_TRUE(oracle.has_value());
     fs::path out = dir / ("out" + std::to_string(run));
     fs::create_directories(out);
@@ -117,6 +118,65 @@ TEST_P(CodegenE2E, MatchesTheInterpreterOnAlignedAndUnalignedShapes) {
     }
     ++run;
   }
+  fs::remove_all(dir);
+}
+
+TEST_P(CodegenE2E, MatchesTheInterpreterOnAlignedAndUnalignedShapes) {
+  const Case& tc = GetParam();
+  // Constructs no example needs are covered by small kernels under codegen/tests/data.
+  bool data = tc.example.rfind("tests/data/", 0) == 0;
+  fs::path tile = fs::path(TILECRAFT_SOURCE_DIR) / (data ? "codegen" : "examples") / (tc.example + ".tile");
+  expectMatchesInterpreter(tile, tc.shapes, tc.ranges);
+}
+
+// Source text cannot steer the generated code (docs/security.md, "Generated code"): the file's name and its
+// comments carry every control character, DEL, a CR followed by a would-be C++ line, and a backslash at the end
+// of a line, which would splice the next generated line into the comment. Every line of the C++ is printable
+// ASCII, no line ends in a backslash, no injected text is outside a comment, and the kernel still computes
+// what the interpreter computes.
+TEST(CodegenHostileSource, CommentsAndTheFileNameCannotSteerTheGeneratedCode) {
+  std::string controls;
+  for (int c = 0; c < 0x20; ++c) {
+    if (c != '\n') controls += static_cast<char>(c);
+  }
+  controls += '\x7f';
+  // A CR starts a line for a C++ compiler; "#error" is a comment again if the lexer ends the DSL line there.
+  const std::string cr = "\r#error injected through a comment\r";
+  std::string program = "# " + controls + cr + "\\\n";
+  program += "N = dim()  # " + controls + "\\\n\n";
+  program += "@kernel  # \\\n";
+  program += "def hostile(x: Tensor[f32, (N,)], z: Tensor[f32, (N,)]):  # " + cr + "\\\n";
+  program += "    part = split(N, cores=vector_cores())  # " + controls + "\\\n";
+  program += "    for t in tiles(part, size=1024):  # \\\n";
+  program += "        with copyin:  # " + cr + "\\\n";
+  program += "            a = load(x[t])  # \\\n";
+  program += "        with compute:  # " + controls + "\\\n";
+  program += "            b = a * 2.0  # \\\n";
+  program += "            c = b + 1.0  # " + cr + "\\\n";
+  program += "        with copyout:  # \\\n";
+  program += "            store(z[t], c)  # " + controls + "\\\n";
+  std::string fileName = "hostile" + controls.substr(1) + "\n#error injected through the file name\r\\.tile";
+  fs::path dir = tempDir("hostile");
+  fs::path tile = dir / fileName;
+  std::ofstream(tile, std::ios::binary) << program;
+
+  std::string code;
+  expectMatchesInterpreter(tile, {{{{"N", 4096}}, {}}, {{{"N", 1001}}, {}}}, {}, &code);
+  ASSERT_FALSE(code.empty());
+  std::istringstream lines(code);
+  std::string line;
+  int number = 0, fromSource = 0;
+  while (std::getline(lines, line)) {
+    ++number;
+    SCOPED_TRACE(::testing::Message() << "generated line " << number << ": " << line);
+    for (char ch : line) ASSERT_TRUE(ch >= 0x20 && ch < 0x7f) << "byte " << static_cast<int>(ch);
+    EXPECT_FALSE(!line.empty() && line.back() == '\\');
+    if (line.find("injected through") == std::string::npos) continue;
+    ++fromSource;
+    EXPECT_EQ(line.substr(line.find_first_not_of(' '), 3), "// ");
+  }
+  EXPECT_GT(fromSource, 3) << "the comments and the file name reach the C++ (escaped)";
+  EXPECT_NE(code.find("b = a * 2.0  # \\x5c"), std::string::npos) << "a trailing backslash is written \\x5c";
   fs::remove_all(dir);
 }
 
@@ -223,6 +283,7 @@ INSTANTIATE_TEST_SUITE_P(
              {{"x", {-2.0, 2.0}}}},
         Case{"tests/data/one_row_scalars", {{{{"N", 512}}, {}}, {{{"N", 1000}}, {}}}},
         Case{"tests/data/grid_double", {{{{"M", 64}, {"N", 256}}, {}}, {{{"M", 37}, {"N", 1001}}, {{"alpha", 0.5}}}}},
+        Case{"tests/data/scalar_pow", {{{{"N", 12288}}, {}}, {{{"N", 1001}}, {{"alpha", 1.25}, {"k", 5}}}}},
         Case{"normalization/layer_norm", {{{{"M", 96}, {"N", 1024}}, {}}, {{{"M", 9}, {"N", 1000}}, {}}}},
         Case{"loss/mse_loss", {{{{"N", 98304}}, {}}, {{{"N", 10007}}, {}}}},
         // 98304: whole 256-element groups for the vector Compare/Select; 30011: 625 per core, both units.
