@@ -135,26 +135,28 @@ TEST_P(CodegenE2E, MatchesTheInterpreterOnAlignedAndUnalignedShapes) {
 // ASCII, no line ends in a backslash, no injected text is outside a comment, and the kernel still computes
 // what the interpreter computes.
 TEST(CodegenHostileSource, CommentsAndTheFileNameCannotSteerTheGeneratedCode) {
+  // Every control character but LF (which ends a comment) and CR (below), and DEL.
   std::string controls;
   for (int c = 0; c < 0x20; ++c) {
-    if (c != '\n') controls += static_cast<char>(c);
+    if (c != '\n' && c != '\r') controls += static_cast<char>(c);
   }
   controls += '\x7f';
-  // A CR starts a line for a C++ compiler; "#error" is a comment again if the lexer ends the DSL line there.
-  const std::string cr = "\r#error injected through a comment\r";
-  std::string program = "# " + controls + cr + "\\\n";
-  program += "N = dim()  # " + controls + "\\\n\n";
+  // A CR starts a line for a C++ compiler. What follows each CR starts with '#', so the program means the same
+  // whether or not the DSL's lexer ends a line at a lone CR.
+  const std::string tail = controls + "\r#error injected through a comment\r# \\\n";
+  std::string program = "# " + tail;
+  program += "N = dim()  # " + tail + "\n";
   program += "@kernel  # \\\n";
-  program += "def hostile(x: Tensor[f32, (N,)], z: Tensor[f32, (N,)]):  # " + cr + "\\\n";
-  program += "    part = split(N, cores=vector_cores())  # " + controls + "\\\n";
+  program += "def hostile(x: Tensor[f32, (N,)], z: Tensor[f32, (N,)]):  # " + tail;
+  program += "    part = split(N, cores=vector_cores())  # " + tail;
   program += "    for t in tiles(part, size=1024):  # \\\n";
-  program += "        with copyin:  # " + cr + "\\\n";
+  program += "        with copyin:  # " + tail;
   program += "            a = load(x[t])  # \\\n";
-  program += "        with compute:  # " + controls + "\\\n";
+  program += "        with compute:  # " + tail;
   program += "            b = a * 2.0  # \\\n";
-  program += "            c = b + 1.0  # " + cr + "\\\n";
+  program += "            c = b + 1.0  # " + tail;
   program += "        with copyout:  # \\\n";
-  program += "            store(z[t], c)  # " + controls + "\\\n";
+  program += "            store(z[t], c)  # " + tail;
   std::string fileName = "hostile" + controls.substr(1) + "\n#error injected through the file name\r\\.tile";
   fs::path dir = tempDir("hostile");
   fs::path tile = dir / fileName;
