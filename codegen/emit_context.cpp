@@ -263,18 +263,21 @@ void EmitContext::comment(CodePrinter& p, uint32_t line) {
 // The DSL's names that the generated code spells as they are (the entry, the tensors, the tiling fields and the
 // launcher's locals); the others get a prefix or a suffix (buffers, loops, device scalars).
 void EmitContext::checkNames() {
-  auto check = [&](const std::string& name, const char* what) {
+  // Dims and attributes are also the host tiling function's parameters, beside its struct `t`.
+  auto check = [&](const std::string& name, const char* what, bool hostParameter = false) {
     const char* problem = cppNameProblem(name);
+    if (!problem && hostParameter && name == "t") problem = "a name the generated C++ already uses";
     if (!problem) return;
     failed_ = true;
     diagnostics_.error(k.span, fmt::format("'{}' cannot name {} in the generated C++: it is {}", name, what, problem))
         .hint(fmt::format("rename '{}' in the .tile file", name));
   };
   check(k.name, "a kernel");
-  for (const ir::Param& prm : k.params) check(prm.name, "a parameter");
+  for (const ir::Param& prm : k.params) check(prm.name, "a parameter", prm.role == ir::TensorRole::Attr);
   for (uint32_t v : tilingVars(k)) {
     if (k.vars[v].kind == ir::Var::Kind::Attr) continue;  // a parameter, checked above
-    check(k.vars[v].name, k.vars[v].kind == ir::Var::Kind::Dim ? "a dim" : "a scalar");
+    bool dim = k.vars[v].kind == ir::Var::Kind::Dim;
+    check(k.vars[v].name, dim ? "a dim" : "a scalar", dim);
   }
 }
 

@@ -38,11 +38,11 @@ constexpr std::array<std::string_view, 92> kCppKeywords = {
     "this", "thread_local", "throw", "true", "try", "typedef", "typeid", "typename", "union", "unsigned", "using",
     "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq",
 };
-constexpr std::array<std::string_view, 44> kGeneratedNames = {
+constexpr std::array<std::string_view, 43> kGeneratedNames = {
     "AscendC", "ASCEND_IS_AIC", "ASCEND_IS_AIV", "ASCENDC_CPU_DEBUG", "EOF", "GET_TILING_DATA", "GM_ADDR",
     "ICPU_RUN_KF", "INFINITY", "NAN", "NULL", "TcAlignUp", "TcCdiv", "TcMax", "TcMin", "TcPow", "argc", "argv",
     "assert", "bfloat16_t", "errno", "half", "int16_t", "int32_t", "int64_t", "int8_t", "main", "ok", "opts",
-    "pipe_", "size_t", "std", "stderr", "stdin", "stdout", "t", "tclaunch", "tiling", "tilingGm", "tiling_",
+    "pipe_", "size_t", "std", "stderr", "stdin", "stdout", "tclaunch", "tiling", "tilingGm", "tiling_",
     "uint16_t", "uint32_t", "uint64_t", "uint8_t",
 };
 // clang-format on

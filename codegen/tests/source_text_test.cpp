@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
 
 #include "codegen/driver.h"
 #include "codegen/source_text.h"
@@ -91,6 +92,17 @@ TEST(GeneratedNames, ADslNameThatCppCannotCarryIsAnErrorNamingIt) {
     reserved.replace(at, 1, "__N");
   }
   Compiled dim = compileText(reserved);
+  // `t` is the host tiling function's struct: a dim or an attribute beside it cannot be named so; a tensor can.
+  std::string named = kernel("k", "t: f32 = 1.0", "    s = t * 2.0\n");
+  for (auto [from, to] :
+       {std::pair<std::string, std::string>{"for t in", "for i in"}, {"x[t]", "x[i]"}, {"z[t]", "z[i]"}}) {
+    named.replace(named.find(from), from.size(), to);
+  }
+  Compiled attr = compileText(named);
+  EXPECT_NE(attr.err.find("error: 't' cannot name a parameter in the generated C++: it is a name the generated C++ "
+                          "already uses\n"),
+            std::string::npos)
+      << attr.err;
   EXPECT_NE(dim.err.find("error: '__N' cannot name a dim in the generated C++: it is reserved in C++ (a leading or "
                          "double underscore)\n"),
             std::string::npos)
