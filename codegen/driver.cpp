@@ -30,15 +30,12 @@ std::map<std::string, double> attrDefaults(const dsl::Ast& ast, const dsl::SemaR
   return out;
 }
 
-std::vector<std::string> splitLines(std::string_view text) {
+// The file's lines as the source manager counts them, so a node's line number and the comment that quotes it
+// agree whatever the front end takes for a line end.
+std::vector<std::string> sourceLines(const support::SourceManager& sources, support::FileId file) {
   std::vector<std::string> lines;
-  size_t start = 0;
-  while (start <= text.size()) {
-    size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
-    lines.emplace_back(text.substr(start, end - start));
-    start = end + 1;
-  }
+  uint32_t count = sources.lineCol(file, static_cast<uint32_t>(sources.text(file).size())).line;
+  for (uint32_t line = 1; line <= count; ++line) lines.emplace_back(sources.lineText(file, line));
   return lines;
 }
 
@@ -64,7 +61,7 @@ std::vector<std::string> emitProgram(dsl::Program& p, const std::string& namespa
   }
   EmitOptions emit;
   emit.sourceName = fileName;
-  emit.sourceLines = splitLines(p.sources.text(p.file));
+  emit.sourceLines = sourceLines(p.sources, p.file);
   emit.attrDefaults = attrDefaults(p.ast, p.sema, module.kernels[0].name);
   emit.namespaceName = namespaceName;
   emitKernel(module.kernels[0], emit, p.diagnostics);
