@@ -86,5 +86,28 @@ TEST(ConstantFolding, AFloatPastF32IsInfinityWithOneWarning) {
   EXPECT_EQ(constFloat(f, "D"), 3.4e38);
 }
 
+TEST(ConstantFolding, ByteCountsOfHugeTilesSaturateInsteadOfWrapping) {
+  // 2**62 f32 elements are 2**64 bytes: wrapped, that was a 0-byte buffer that passed the check.
+  Frontend f(
+      "N = dim()\nM = dim(max=2**62)\n\n@kernel\n"
+      "def k(x: Tensor[f32, (N,)], y: Tensor[f32, (N, M)], z: Tensor[f32, (N, M)]):\n"
+      "    part = split(N, cores=vector_cores())\n"
+      "    for t in tiles(part, size=2**62):\n"
+      "        with copyin:\n"
+      "            a = load(x[t])\n"
+      "            b = load(y[t, :])\n"
+      "        with compute:\n"
+      "            c = b * 2.0\n"
+      "        with copyout:\n"
+      "            store(z[t, :], c)\n");
+  EXPECT_NE(f.messages().find("tiles in UB need more than 2**63 - 1 bytes at their peak (double-buffered) with tile "
+                              "size 4611686018427387904 for 't'; 192 KiB available\n"),
+            std::string::npos)
+      << f.text();
+  EXPECT_NE(f.text().find("note: 'a' f32 of 4611686018427387904 = more than 2**63 - 1 bytes x2 buffers\n"),
+            std::string::npos)
+      << f.text();
+}
+
 }  // namespace
 }  // namespace tilecraft::dsl
