@@ -100,6 +100,12 @@ std::string EmitContext::splitMember(uint32_t split, const char* field) const {
   return identifier(k.splits[split].name) + field + "_";
 }
 
+std::string EmitContext::localPrefix(const std::string& base) {
+  std::string prefix = base;
+  for (int n = 2; !localPrefixes_.insert(prefix).second; ++n) prefix = fmt::format("{}_{}", base, n);
+  return prefix;
+}
+
 std::string EmitContext::deviceVar(uint32_t var) const { return identifier(k.vars[var].name) + "_"; }
 
 std::string EmitContext::cppType(ir::DType dtype) {

@@ -355,6 +355,11 @@ void Checker::checkParam(NodeId id, KernelInfo& kernel) {
     error(id, fmt::format("duplicate parameter '{}'", n.name));
   } else if (isReservedName(n.name)) {
     error(id, fmt::format("'{}' is a builtin name and cannot be a parameter", n.name));
+  } else if (auto m = module_.find(n.name); m != module_.end()) {
+    // Shapes in the signature and the body would read one name two ways (and the host code declares it twice).
+    error(id, fmt::format("parameter '{}' has the name of the {} defined at line {}", n.name,
+                          m->second.isDim ? "dim()" : "module-level constant", lineOf(m->second.node)))
+        .hint("rename the parameter or the module-level name");
   } else {
     Binding b;
     b.type = t;

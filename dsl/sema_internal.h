@@ -104,6 +104,8 @@ class Checker {
   // --- sema_expr.cpp --------------------------------------------------------------------------------------
   Type expr(NodeId id);
   Type exprImpl(NodeId id);
+  bool isChainLink(NodeId id) const;
+  void typeChainLinks(NodeId id);
   Type checkUnary(NodeId id);
   Type checkBinary(NodeId id);
   Type checkCompare(NodeId id);
@@ -176,6 +178,7 @@ class Checker {
   NodeId vectorUse_ = kNoNode;
   std::vector<int> recordOf_;  // per NodeId
   std::vector<BufferRecord> records_;
+  std::map<NodeId, Type> chainTypes_;      // links of an operator chain typed ahead of their parent
   std::set<std::string> unknownReported_;  // dims already reported as unbounded in this kernel
   uint32_t pos_ = 0;
   uint32_t stageStart_ = 0;  // position where the current stage block opened
