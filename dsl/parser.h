@@ -11,7 +11,7 @@
 namespace tilecraft::dsl {
 
 // Limits that keep every recursive walk of the tree shallow (docs/language.md §12). Each is far above any
-// real program: the examples nest expressions at most 6 deep and blocks at most 5.
+// real program (the examples nest blocks at most 5 levels deep).
 /// Parentheses, call arguments, subscripts, prefix operators, '**' and postfix chains, counted together.
 inline constexpr uint32_t kMaxExprNesting = 200;
 /// Indented blocks (kernel body, for, with, if) and elif chains.
