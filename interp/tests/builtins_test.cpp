@@ -229,7 +229,7 @@ def k(x: Tensor[f32, (M, N)], y: Tensor[f32, (M, N)], n: i32):
         with copyout:
             store(y[r, :], o)
 )",
-                                         cond));
+                                cond));
   ASSERT_TRUE(p->ok());
   for (int64_t n : {3, 6000}) {
     RunRequest rq;
