@@ -167,10 +167,11 @@ bool isReservedName(const std::string& name) {
 }
 
 // Dims and parameters become variables of the generated host code (codegen/emit_host.cpp, emit_launcher.cpp),
-// next to the ones it declares itself: the tiling struct `t` and `tiling`, the launcher's `opts`, `ok`,
-// `workspace`, `argc`/`argv`, and a `<tensor>Count` per tensor. A DSL name equal to one of those would be
-// declared twice, which g++ refuses.
-const char* generatedHostRole(const std::string& name) {
+// next to the ones it declares itself: the tiling struct `t` (in the tiling function, whose parameters are the
+// dims and scalar attributes) and `tiling`, the launcher's `opts`, `ok`, `workspace`, `argc`/`argv`, and a
+// `<tensor>Count` per tensor. A DSL name equal to one of those would be declared twice, which g++ refuses.
+const char* generatedHostRole(const std::string& name, bool scalar) {
+  if (name == "t" && !scalar) return nullptr;
   static const std::map<std::string, const char*> kGenerated = {
       {"t", "the tiling struct"},           {"tiling", "the tiling struct"}, {"opts", "the launcher's options"},
       {"ok", "the launcher's status"},      {"workspace", "the workspace"},  {"argc", "the launcher's arguments"},
@@ -181,8 +182,8 @@ const char* generatedHostRole(const std::string& name) {
 }
 }  // namespace
 
-void Checker::checkGeneratedName(NodeId id, const std::string& name, const char* what) {
-  if (const char* role = generatedHostRole(name)) {
+void Checker::checkGeneratedName(NodeId id, const std::string& name, const char* what, bool scalar) {
+  if (const char* role = generatedHostRole(name, scalar)) {
     error(id, fmt::format("{} '{}' has the name the generated host code gives {}", what, name, role))
         .hint("choose another name");
   }
@@ -202,7 +203,7 @@ void Checker::checkConstDef(NodeId id) {
   }
   ModuleSymbol sym;
   sym.node = id;
-  checkGeneratedName(id, n.name, "module-level name");
+  checkGeneratedName(id, n.name, "module-level name", true);
   bool isDimCall = ast_.kind(value) == NodeKind::Call && ast_.kind(ast_.callee(value)) == NodeKind::Name &&
                    ast_.node(ast_.callee(value)).name == "dim";
   if (isDimCall) {
@@ -399,7 +400,7 @@ void Checker::checkParam(NodeId id, KernelInfo& kernel) {
                           m->second.isDim ? "dim()" : "module-level constant", lineOf(m->second.node)))
         .hint("rename the parameter or the module-level name");
   } else {
-    checkGeneratedName(id, n.name, "parameter");
+    checkGeneratedName(id, n.name, "parameter", t.kind != TypeKind::Tensor);
     Binding b;
     b.type = t;
     b.def = id;

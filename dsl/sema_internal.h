@@ -90,7 +90,7 @@ class Checker {
   void checkConstDef(NodeId id);
   void checkKernel(NodeId id);
   void checkParam(NodeId id, KernelInfo& kernel);
-  void checkGeneratedName(NodeId id, const std::string& name, const char* what);
+  void checkGeneratedName(NodeId id, const std::string& name, const char* what, bool scalar);
   void checkBlock(std::span<const NodeId> stmts);
   void checkStatement(NodeId id);
   void checkAssign(NodeId id);
