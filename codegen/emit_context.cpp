@@ -6,6 +6,7 @@
 #include <set>
 
 #include "ir/check.h"
+#include "ir/scalar_walk.h"
 
 namespace tilecraft::codegen::detail {
 
@@ -131,8 +132,13 @@ std::string EmitContext::floatLiteral(double value) {
   return s + "f";
 }
 
+// The tree is walked with a stack (ir/scalar_walk.h): it is as deep as the longest operator chain of the source.
 std::string EmitContext::scalar(ir::NodeId id, Where where) const {
-  const ir::Node& n = k.node(id);
+  return ir::foldScalar<std::string>(
+      k, id, [&](const ir::Node& n, std::vector<std::string>& args) { return scalarNode(n, args, where); });
+}
+
+std::string EmitContext::scalarNode(const ir::Node& n, std::vector<std::string>& args, Where where) const {
   switch (n.kind) {
     case NodeKind::IntConst: return std::to_string(n.intValue);
     case NodeKind::FloatConst: return floatLiteral(n.floatValue);
@@ -156,11 +162,11 @@ std::string EmitContext::scalar(ir::NodeId id, Where where) const {
     case NodeKind::BlockIdx:
       return k.coreKind == ir::CoreKind::Mixed ? "cubeBlock_" : "static_cast<int64_t>(GetBlockIdx())";
     case NodeKind::ScalarUnary: {
-      std::string x = scalar(n.args[0], where);
+      std::string x = args.at(0);
       return n.op == Op::Neg ? "(-" + x + ")" : "(!" + x + ")";
     }
     case NodeKind::ScalarBinary: {
-      std::string a = scalar(n.args[0], where), b = scalar(n.args[1], where);
+      std::string a = args.at(0), b = args.at(1);
       switch (n.op) {
         case Op::Cdiv: return fmt::format("TcCdiv({}, {})", a, b);
         case Op::Min: return fmt::format("TcMin({}, {})", a, b);

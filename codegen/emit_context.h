@@ -48,6 +48,8 @@ class EmitContext {
   static std::string cppType(ir::DType dtype);
   static std::string floatLiteral(double value);
   std::string scalar(ir::NodeId id, Where where) const;
+  /// One node of a scalar tree, given its operands' C++.
+  std::string scalarNode(const ir::Node& n, std::vector<std::string>& args, Where where) const;
   /// The scalar converted to the element type of a vector operand: `static_cast<half>(...)`.
   std::string scalarAs(ir::NodeId id, ir::DType dtype) const;
 

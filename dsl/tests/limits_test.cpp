@@ -70,8 +70,8 @@ TEST(Limits, LongOperatorChainsAreCheckedAndPrinted) {
   std::string dump = printAst(tiles.sources, tiles.ast);
   EXPECT_EQ(std::count(dump.begin(), dump.end(), '\n'), static_cast<long>(tiles.ast.size()));
 
-  testing::Frontend conditions(kernelWith("c = a\n            if flag" + repeat(" and not flag or flag", 5000) +
-                                          ":\n                c = a + 1.0"));
+  testing::Frontend conditions(kernelWith("c = a\n        if flag" + repeat(" and not flag or flag", 5000) +
+                                          ":\n            with compute:\n                c = a + 1.0"));
   EXPECT_EQ(conditions.messages(), "");
 
   testing::Frontend constants("K = 1" + repeat(" + 1", 19999) + "\n");

@@ -224,7 +224,8 @@ def k(x: Tensor[f32, (M, N)], y: Tensor[f32, (M, N)], n: i32):
             v = load(x[r, :])
         with compute:
             o = v * 1.0
-            if {} or n < 0:
+        if {} or n < 0:
+            with compute:
                 o = v + 1.0
         with copyout:
             store(y[r, :], o)
