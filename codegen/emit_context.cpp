@@ -8,6 +8,7 @@
 
 #include "codegen/source_text.h"
 #include "ir/check.h"
+#include "ir/scalar_walk.h"
 
 namespace tilecraft::codegen::detail {
 
@@ -104,6 +105,12 @@ std::string EmitContext::splitMember(uint32_t split, const char* field) const {
   return identifier(k.splits[split].name) + field + "_";
 }
 
+std::string EmitContext::localPrefix(const std::string& base) {
+  std::string prefix = base;
+  for (int n = 2; !localPrefixes_.insert(prefix).second; ++n) prefix = fmt::format("{}_{}", base, n);
+  return prefix;
+}
+
 std::string EmitContext::deviceVar(uint32_t var) const { return identifier(k.vars[var].name) + "_"; }
 
 std::string EmitContext::cppType(ir::DType dtype) {
@@ -132,8 +139,13 @@ std::string EmitContext::floatLiteral(double value) {
   return s + "f";
 }
 
+// The tree is walked with a stack (ir/scalar_walk.h): it is as deep as the longest operator chain of the source.
 std::string EmitContext::scalar(ir::NodeId id, Where where) const {
-  const ir::Node& n = k.node(id);
+  return ir::foldScalar<std::string>(
+      k, id, [&](const ir::Node& n, std::vector<std::string>& args) { return scalarNode(n, args, where); });
+}
+
+std::string EmitContext::scalarNode(const ir::Node& n, std::vector<std::string>& args, Where where) const {
   switch (n.kind) {
     case NodeKind::IntConst: return std::to_string(n.intValue);
     case NodeKind::FloatConst: return floatLiteral(n.floatValue);
@@ -157,11 +169,11 @@ std::string EmitContext::scalar(ir::NodeId id, Where where) const {
     case NodeKind::BlockIdx:
       return k.coreKind == ir::CoreKind::Mixed ? "cubeBlock_" : "static_cast<int64_t>(GetBlockIdx())";
     case NodeKind::ScalarUnary: {
-      std::string x = scalar(n.args[0], where);
+      std::string x = args.at(0);
       return n.op == Op::Neg ? "(-" + x + ")" : "(!" + x + ")";
     }
     case NodeKind::ScalarBinary: {
-      std::string a = scalar(n.args[0], where), b = scalar(n.args[1], where);
+      std::string a = args.at(0), b = args.at(1);
       switch (n.op) {
         case Op::Cdiv: return fmt::format("TcCdiv({}, {})", a, b);
         case Op::Min: return fmt::format("TcMin({}, {})", a, b);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -37,12 +38,18 @@ class EmitContext {
   std::string splitMember(uint32_t split, const char* field) const;
   std::string deviceVar(uint32_t var) const;  // a device scalar's member: `i_`
   bool isMember(ir::BufferId id) const { return memberBuf_[id]; }
+  /// The prefix of the locals one copy or cube op declares (`aParams`, `aPad`): the buffer's name the first time
+  /// in a method, then with a suffix (`a_2`), so a name loaded or stored twice in one stage declares no local twice.
+  std::string localPrefix(const std::string& base);
+  void resetLocals() { localPrefixes_.clear(); }
   void setMember(ir::BufferId id) { memberBuf_[id] = true; }
 
   // ---- types and values ----------------------------------------------------------------------------------------
   static std::string cppType(ir::DType dtype);
   static std::string floatLiteral(double value);
   std::string scalar(ir::NodeId id, Where where) const;
+  /// One node of a scalar tree, given its operands' C++.
+  std::string scalarNode(const ir::Node& n, std::vector<std::string>& args, Where where) const;
   /// The scalar converted to the element type of a vector operand: `static_cast<half>(...)`.
   std::string scalarAs(ir::NodeId id, ir::DType dtype) const;
 
@@ -78,6 +85,7 @@ class EmitContext {
   std::vector<std::string> bufNames_;
   std::vector<bool> memberBuf_;
   std::vector<std::string> loopNames_;
+  std::set<std::string> localPrefixes_;  // handed out in the current method
   uint32_t lastLine_ = 0;
   bool failed_ = false;
 };

@@ -125,7 +125,7 @@ void gatherLoad(EmitContext& c, CodePrinter& p, const ir::Node& n) {
   const ir::Buffer& b = c.k.buffer(dst);
   std::string type = EmitContext::cppType(b.dtype);
   int64_t be = EmitContext::blockElems(b.dtype);
-  std::string cols = c.extent(prm.shape[1]), name = c.bufferName(dst);
+  std::string cols = c.extent(prm.shape[1]), name = c.localPrefix(c.bufferName(dst));
   std::string aligned = fmt::format("TcAlignUp({}, {})", cols, be);
   p.line("SetFlag<HardEvent::MTE2_S>(EVENT_ID0);");
   p.line("WaitFlag<HardEvent::MTE2_S>(EVENT_ID0);");
@@ -172,7 +172,7 @@ static void emitLoadPlane(EmitContext& c, CodePrinter& p, const ir::Node& n, con
   const ir::Buffer& b = c.k.buffer(dst);
   std::string type = EmitContext::cppType(b.dtype);
   int64_t be = EmitContext::blockElems(b.dtype);
-  std::string name = c.bufferName(dst);
+  std::string name = c.localPrefix(c.bufferName(dst));
   if (n.tail) {
     std::string aligned = fmt::format("TcAlignUp({}, {})", v.cols, be);
     std::string gmGap = minus(v.rowStride, v.cols), ubGap = minus(c.pitch(dst), aligned);
@@ -214,7 +214,7 @@ void emitStore(EmitContext& c, CodePrinter& p, const ir::Node& n) {
   if (!v.ok) return c.unsupported(n, v.problem);
   std::string type = EmitContext::cppType(b.dtype);
   int64_t be = EmitContext::blockElems(b.dtype);
-  std::string name = c.bufferName(src);
+  std::string name = c.localPrefix(c.bufferName(src));
   std::string gm = fmt::format("{}[{}]", c.gmMember(n.ref), v.offset);
   std::string local = c.tensor(src);
   // Outputs stored with accumulate=True start from zero (the launcher's GmAlloc) and add atomically.

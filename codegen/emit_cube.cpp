@@ -55,7 +55,7 @@ void loadToL0(EmitContext& c, CodePrinter& p, const ir::Node& n) {
   const ir::Buffer& d = c.k.buffer(dst);
   const ir::Buffer& s = c.k.buffer(src);
   std::string type = EmitContext::cppType(d.dtype);
-  std::string name = c.bufferName(dst), local = c.tensor(dst), from = c.tensor(src);
+  std::string name = c.localPrefix(c.bufferName(dst)), local = c.tensor(dst), from = c.tensor(src);
   int64_t srcBlocks = bound(s.shape[0]) / 16;  // fractals per strip in L1 (its padded row bound / 16)
   bool toA = d.mem == dsl::Mem::L0A;
   // Zz (L0A) walks row blocks of the (M, K) operand, Zn (L0B) the K blocks of the (K, N) operand; each row of the
@@ -85,7 +85,7 @@ void matmul(EmitContext& c, CodePrinter& p, const ir::Node& n) {
   const ir::Buffer& bufA = c.k.buffer(a);
   const ir::Buffer& bufB = c.k.buffer(b);
   std::string ta = EmitContext::cppType(bufA.dtype), tb = EmitContext::cppType(bufB.dtype);
-  std::string name = c.bufferName(dst);
+  std::string name = c.localPrefix(c.bufferName(dst));
   if (!n.accumulate) {
     p.line(fmt::format("{} = {}.AllocTensor<{}>();", c.tensor(dst), c.queueMember(dst),
                        EmitContext::cppType(c.k.buffer(dst).dtype)));
@@ -115,7 +115,7 @@ void dequeAcc(EmitContext& c, CodePrinter& p, BufferId acc) {
 void workspaceLoad(EmitContext& c, CodePrinter& p, const ir::Node& n) {
   BufferId dst = n.dst, acc = n.srcs[0];
   const ir::Buffer& a = c.k.buffer(acc);
-  std::string name = c.bufferName(dst), cols = c.extent(a.shape.back());
+  std::string name = c.localPrefix(c.bufferName(dst)), cols = c.extent(a.shape.back());
   std::string aligned = fmt::format("TcAlignUp({}, 8)", cols);
   int64_t slotCols = bound(a.shape.back());
   std::string rows = c.rows(dst);
@@ -175,7 +175,7 @@ void emitCubeOp(EmitContext& c, CodePrinter& p, const ir::Node& n) {
 void emitNd2Nz(EmitContext& c, CodePrinter& p, const ir::Node& load, const CubeView& v) {
   BufferId dst = load.dst;
   const ir::Buffer& b = c.k.buffer(dst);
-  std::string name = c.bufferName(dst);
+  std::string name = c.localPrefix(c.bufferName(dst));
   std::string srcD = v.rows == "1" ? v.cols : v.rowStride;
   // ndNum 1; nValue rows; dValue cols; srcNdMatrixStride 0; srcDValue the GM row pitch; dstNzC0Stride the padded
   // row bound (strip pitch in 32-byte rows); dstNzNStride 1; dstNzMatrixStride 0.
@@ -197,7 +197,7 @@ void emitFixpipe(EmitContext& c, CodePrinter& p, const ir::Node& store, const Cu
           store, fmt::format("a store from L0C converting {} to {}", dsl::dtypeName(a.dtype), dsl::dtypeName(to)));
     }
   }
-  std::string name = c.bufferName(acc) + "Fix";
+  std::string name = c.localPrefix(c.bufferName(acc) + "Fix");
   std::string dstStride = v.rows == "1" ? v.cols : v.rowStride;
   dequeAcc(c, p, acc);
   // NZ -> ND: nSize columns of mSize rows; srcStride is the L0C strip height (the Mmad's m rounded up to 16).
@@ -236,7 +236,8 @@ ir::NodeId workspaceCopy(const ir::Kernel& k, ir::NodeId stage) {
 void emitWorkspaceStore(EmitContext& c, CodePrinter& p, const ir::Node& copy) {
   BufferId acc = copy.srcs[0];
   const ir::Buffer& a = c.k.buffer(acc);
-  std::string name = c.bufferName(acc) + "Fix", rows = c.extent(a.shape[0]), cols = c.extent(a.shape.back());
+  std::string name = c.localPrefix(c.bufferName(acc) + "Fix"), rows = c.extent(a.shape[0]),
+              cols = c.extent(a.shape.back());
   int64_t slotCols = bound(a.shape.back());
   dequeAcc(c, p, acc);
   p.line(fmt::format("FixpipeParamsV220 {}{{{}, {}, {}, {}, false}};", name, u16(cols), u16(rows), u16(padded16(rows)),

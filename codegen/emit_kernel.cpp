@@ -261,6 +261,7 @@ class KernelEmitter {
 
   void process() {
     p_.open("__aicore__ inline void Process()");
+    c_.resetLocals();
     c_.resetComment();
     statements(k_.node(k_.body).body);
     if (mixedKernel(k_)) {
@@ -410,6 +411,7 @@ class KernelEmitter {
     p_.blank();
     if (!c_.lineComment(stage.line).empty()) p_.line(c_.lineComment(stage.line));
     p_.open(fmt::format("__aicore__ inline void {}()", s.name));
+    c_.resetLocals();
     std::set<BufferId> used;
     for (NodeId id : stage.body) buffersOf(k_.node(id), used);
     for (BufferId b : used) {

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <vector>
+
 namespace tilecraft::dsl {
 
 const char* nodeKindName(NodeKind kind) {
@@ -42,13 +44,8 @@ const char* opSpelling(OpKind op) {
 
 namespace {
 
-void printNode(const support::SourceManager& sources, const Ast& ast, const std::function<std::string(NodeId)>& suffix,
-               NodeId id, int depth, std::string& out) {
-  std::string indent(static_cast<size_t>(depth) * 2, ' ');
-  if (id == kNoNode) {
-    out += indent + "-\n";
-    return;
-  }
+std::string nodeLine(const support::SourceManager& sources, const Ast& ast,
+                     const std::function<std::string(NodeId)>& suffix, NodeId id) {
   const Node& n = ast.node(id);
   support::LineCol lc = sources.lineCol(n.span);
   std::string detail;
@@ -70,12 +67,37 @@ void printNode(const support::SourceManager& sources, const Ast& ast, const std:
   for (char& c : detail) {
     if (c == '\n') c = ' ';
   }
-  out += fmt::format("{}{}{} <{}:{}>{}\n", indent, nodeKindName(n.kind), detail, lc.line, lc.col,
+  return fmt::format("{} <{}:{}>{}\n", nodeKindName(n.kind) + detail, lc.line, lc.col,
                      suffix ? suffix(id) : std::string());
-  for (size_t i = 0; i < n.kids.size(); ++i) {
-    // The then/else boundary of an If is not visible from the children alone.
-    if (n.kind == NodeKind::If && i == n.split) out += indent + "  else\n";
-    printNode(sources, ast, suffix, n.kids[i], depth + 1, out);
+}
+
+// Depth first with an explicit stack: an operator chain makes the tree as deep as the chain is long.
+void printTree(const support::SourceManager& sources, const Ast& ast, const std::function<std::string(NodeId)>& suffix,
+               std::string& out) {
+  struct Entry {
+    NodeId id;
+    size_t depth;
+    bool elseMarker;  // the then/else boundary of an If, which is not visible from the children alone
+  };
+  std::vector<Entry> stack{{ast.root(), 0, false}};
+  while (!stack.empty()) {
+    Entry e = stack.back();
+    stack.pop_back();
+    std::string indent(e.depth * 2, ' ');
+    if (e.elseMarker) {
+      out += indent + "else\n";
+      continue;
+    }
+    if (e.id == kNoNode) {
+      out += indent + "-\n";
+      continue;
+    }
+    out += indent + nodeLine(sources, ast, suffix, e.id);
+    const Node& n = ast.node(e.id);
+    for (size_t i = n.kids.size(); i-- > 0;) {
+      stack.push_back({n.kids[i], e.depth + 1, false});
+      if (n.kind == NodeKind::If && i == n.split) stack.push_back({kNoNode, e.depth + 1, true});
+    }
   }
 }
 
@@ -84,7 +106,7 @@ void printNode(const support::SourceManager& sources, const Ast& ast, const std:
 std::string printAst(const support::SourceManager& sources, const Ast& ast,
                      const std::function<std::string(NodeId)>& suffix) {
   std::string out;
-  if (ast.root() != kNoNode) printNode(sources, ast, suffix, ast.root(), 0, out);
+  if (ast.root() != kNoNode) printTree(sources, ast, suffix, out);
   return out;
 }
 

@@ -4,12 +4,31 @@
 
 #include <charconv>
 #include <cstdlib>
+#include <functional>
 
 namespace tilecraft::dsl {
 namespace {
 
 // Thrown to abandon the current statement after a syntax error; caught at statement level.
 struct SyntaxError {};
+
+// Counts one level of nesting for the life of a parsing function and fails past the limit. Every recursion of
+// the parser goes through one of these, so its stack depth (and the depth of every tree the later stages walk
+// recursively) is bounded; only left-associative operator chains grow the tree without nesting, and every
+// walker iterates over those.
+class NestingGuard {
+ public:
+  NestingGuard(uint32_t& depth, uint32_t limit, const std::function<void(uint32_t)>& tooDeep) : depth_(depth) {
+    if (depth_ + 1 > limit) tooDeep(depth_ + 1);  // throws before the count is taken: no destructor will run
+    ++depth_;
+  }
+  ~NestingGuard() { --depth_; }
+  NestingGuard(const NestingGuard&) = delete;
+  NestingGuard& operator=(const NestingGuard&) = delete;
+
+ private:
+  uint32_t& depth_;
+};
 
 class Parser {
  public:
@@ -161,7 +180,15 @@ class Parser {
     if (accept(TokenKind::Arrow)) parseExpr();  // a return annotation is allowed and ignored (kernels return nothing)
     expect(TokenKind::Colon, "after the kernel signature");
     uint32_t split = static_cast<uint32_t>(kids.size());
+    statements_ = 0;
     parseBlock(kids);
+    if (statements_ > kMaxKernelStatements) {
+      // Compile time grows with the statements of a kernel (about 0.3 ms each); the limit keeps it in seconds.
+      diagnostics_
+          .error(firstStatementOverLimit_, fmt::format("kernel '{}' has {} statements (the limit is {})", name.text,
+                                                       statements_, kMaxKernelStatements))
+          .hint("split the work over several kernels, or use a loop instead of repeating statements");
+    }
     NodeId id = add(NodeKind::Kernel, start.to(name.span), std::move(kids));
     Node& n = ast_.node(id);
     n.name = name.text;
@@ -188,6 +215,7 @@ class Parser {
 
   // block := NEWLINE INDENT stmt+ DEDENT | simple_stmt NEWLINE
   void parseBlock(std::vector<NodeId>& out) {
+    NestingGuard guard(blockDepth_, kMaxBlockNesting, [&](uint32_t depth) { blocksTooDeep(depth); });
     if (!at(TokenKind::Newline)) {
       parseStatementInto(out);  // a one-line block: `if c: pass`
       return;
@@ -208,9 +236,15 @@ class Parser {
     accept(TokenKind::Dedent);
   }
 
+  [[noreturn]] void blocksTooDeep(uint32_t depth) {
+    fail(fmt::format("blocks nested too deeply: {} levels (the limit is {})", depth, kMaxBlockNesting),
+         "flatten the conditions or the loops; each 'elif' counts as one more level");
+  }
+
   // --- statements ------------------------------------------------------------------------------------------
   // stmt := for_stmt | with_stmt | if_stmt | simple_stmt NEWLINE
   void parseStatementInto(std::vector<NodeId>& out) {
+    if (++statements_ == kMaxKernelStatements + 1) firstStatementOverLimit_ = peek().span;
     switch (peek().kind) {
       case TokenKind::KwFor: out.push_back(parseFor()); return;
       case TokenKind::KwWith: out.push_back(parseWith()); return;
@@ -307,6 +341,8 @@ class Parser {
     parseBlock(kids);
     uint32_t split = static_cast<uint32_t>(kids.size());
     if (at(TokenKind::KwElif)) {
+      // An elif is an If nested in the else branch: it counts as a block level.
+      NestingGuard guard(blockDepth_, kMaxBlockNesting, [&](uint32_t depth) { blocksTooDeep(depth); });
       kids.push_back(parseIf());
     } else if (accept(TokenKind::KwElse)) {
       expect(TokenKind::Colon, "after 'else'");
@@ -319,7 +355,31 @@ class Parser {
 
   // --- expressions -----------------------------------------------------------------------------------------
   // expr := or_expr
-  NodeId parseExpr() { return parseOr(); }
+  // The length limit applies to a whole expression, nested parts included; the nesting limit to every level.
+  // Nesting is counted where it opens: a parenthesis, a prefix operator, '**', and each postfix operation (the
+  // level stays open over a call's arguments and a subscript's indices).
+  NodeId parseExpr() {
+    if (exprDepth_ > 0) return parseOr();
+    operations_ = 0;
+    NodeId result = parseOr();
+    if (operations_ > kMaxExprOperations) {
+      diagnostics_
+          .error(firstOverLimit_,
+                 fmt::format("expression too long: {} operations (the limit is {})", operations_, kMaxExprOperations))
+          .hint("split it into several statements with intermediate names ('s1 = ...', 's2 = s1 + ...')");
+      throw SyntaxError{};
+    }
+    return result;
+  }
+  [[noreturn]] void tooDeep(uint32_t depth) {
+    fail(fmt::format("expression nested too deeply: {} levels (the limit is {})", depth, kMaxExprNesting),
+         "name the inner parts in separate statements ('t = ...')");
+  }
+  // Called at each operator token; the error, reported once the whole expression is read, points at the first
+  // operator past the limit and gives the full count.
+  void countOperation() {
+    if (++operations_ == kMaxExprOperations + 1) firstOverLimit_ = peek().span;
+  }
 
   NodeId binary(NodeKind kind, OpKind op, NodeId lhs, NodeId rhs) {
     NodeId id = add(kind, spanOf(lhs).to(spanOf(rhs)), {lhs, rhs});
@@ -330,18 +390,28 @@ class Parser {
   // or_expr := and_expr ('or' and_expr)*
   NodeId parseOr() {
     NodeId lhs = parseAnd();
-    while (accept(TokenKind::KwOr)) lhs = binary(NodeKind::Logical, OpKind::Or, lhs, parseAnd());
+    while (at(TokenKind::KwOr)) {
+      countOperation();
+      advance();
+      lhs = binary(NodeKind::Logical, OpKind::Or, lhs, parseAnd());
+    }
     return lhs;
   }
   // and_expr := not_expr ('and' not_expr)*
   NodeId parseAnd() {
     NodeId lhs = parseNot();
-    while (accept(TokenKind::KwAnd)) lhs = binary(NodeKind::Logical, OpKind::And, lhs, parseNot());
+    while (at(TokenKind::KwAnd)) {
+      countOperation();
+      advance();
+      lhs = binary(NodeKind::Logical, OpKind::And, lhs, parseNot());
+    }
     return lhs;
   }
   // not_expr := 'not' not_expr | comparison
   NodeId parseNot() {
     if (at(TokenKind::KwNot)) {
+      countOperation();
+      NestingGuard guard(exprDepth_, kMaxExprNesting, [&](uint32_t depth) { tooDeep(depth); });
       support::Span start = advance().span;
       NodeId operand = parseNot();
       NodeId id = add(NodeKind::Unary, start.to(spanOf(operand)), {operand});
@@ -355,6 +425,7 @@ class Parser {
     NodeId lhs = parseArith();
     OpKind op = compareOp(peek().kind);
     if (op == OpKind::None) return lhs;
+    countOperation();
     advance();
     NodeId result = binary(NodeKind::Compare, op, lhs, parseArith());
     if (compareOp(peek().kind) != OpKind::None) {
@@ -377,6 +448,7 @@ class Parser {
   NodeId parseArith() {
     NodeId lhs = parseTerm();
     while (at(TokenKind::Plus) || at(TokenKind::Minus)) {
+      countOperation();
       OpKind op = advance().kind == TokenKind::Plus ? OpKind::Add : OpKind::Sub;
       lhs = binary(NodeKind::Binary, op, lhs, parseTerm());
     }
@@ -395,6 +467,7 @@ class Parser {
         case TokenKind::At: op = OpKind::MatMul; break;
         default: return lhs;
       }
+      countOperation();
       advance();
       lhs = binary(NodeKind::Binary, op, lhs, parseFactor());
     }
@@ -402,6 +475,8 @@ class Parser {
   // factor := ('-' | '+') factor | power
   NodeId parseFactor() {
     if (at(TokenKind::Minus) || at(TokenKind::Plus)) {
+      countOperation();
+      NestingGuard guard(exprDepth_, kMaxExprNesting, [&](uint32_t depth) { tooDeep(depth); });
       const Token& t = advance();
       NodeId operand = parseFactor();
       NodeId id = add(NodeKind::Unary, t.span.to(spanOf(operand)), {operand});
@@ -413,13 +488,27 @@ class Parser {
   // power := postfix ['**' factor]
   NodeId parsePower() {
     NodeId base = parsePostfix();
-    if (accept(TokenKind::StarStar)) return binary(NodeKind::Binary, OpKind::Pow, base, parseFactor());
-    return base;
+    if (!at(TokenKind::StarStar)) return base;
+    countOperation();
+    NestingGuard guard(exprDepth_, kMaxExprNesting, [&](uint32_t depth) { tooDeep(depth); });
+    advance();
+    return binary(NodeKind::Binary, OpKind::Pow, base, parseFactor());
   }
   // postfix := atom ('(' args ')' | '[' subscripts ']' | '.' NAME)*
   NodeId parsePostfix() {
     NodeId expr = parseAtom();
+    // Each call, subscript or attribute wraps the tree so far: a chain of them is as deep as it is long.
+    uint32_t outerDepth = exprDepth_;
+    struct Restore {
+      uint32_t& depth;
+      uint32_t saved;
+      ~Restore() { depth = saved; }
+    } restore{exprDepth_, outerDepth};
     while (true) {
+      if (at(TokenKind::LParen) || at(TokenKind::LBracket) || at(TokenKind::Dot)) {
+        countOperation();
+        if (++exprDepth_ > kMaxExprNesting) tooDeep(exprDepth_);
+      }
       if (accept(TokenKind::LParen)) {
         std::vector<NodeId> kids{expr};
         std::vector<NodeId> args = parseArgs(TokenKind::RParen);
@@ -542,6 +631,7 @@ class Parser {
       }
       case TokenKind::KwNone: advance(); return add(NodeKind::NoneLit, t.span);
       case TokenKind::LParen: {
+        NestingGuard guard(exprDepth_, kMaxExprNesting, [&](uint32_t depth) { tooDeep(depth); });
         advance();
         std::vector<NodeId> elems;
         bool trailingComma = false;
@@ -565,6 +655,12 @@ class Parser {
   support::DiagnosticEngine& diagnostics_;
   Ast ast_;
   size_t pos_ = 0;
+  uint32_t exprDepth_ = 0;   // open parseExpr calls, prefix operators, '**' and postfix operations
+  uint32_t blockDepth_ = 0;  // open indented blocks
+  uint32_t operations_ = 0;  // operators in the current top-level expression
+  support::Span firstOverLimit_;
+  uint32_t statements_ = 0;  // statements in the current kernel, nested ones included
+  support::Span firstStatementOverLimit_;
 };
 
 }  // namespace

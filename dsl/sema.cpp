@@ -165,7 +165,29 @@ bool isReservedName(const std::string& name) {
   return findBuiltin(name) || dtypeFromName(name) || memFromName(name) || name == "copyin" || name == "compute" ||
          name == "copyout" || name == "Tensor" || name == "kernel";
 }
+
+// Dims and parameters become variables of the generated host code (codegen/emit_host.cpp, emit_launcher.cpp),
+// next to the ones it declares itself: the tiling struct `t` (in the tiling function, whose parameters are the
+// dims and scalar attributes) and `tiling`, the launcher's `opts`, `ok`, `workspace`, `argc`/`argv`, and a
+// `<tensor>Count` per tensor. A DSL name equal to one of those would be declared twice, which g++ refuses.
+const char* generatedHostRole(const std::string& name, bool scalar) {
+  if (name == "t" && !scalar) return nullptr;
+  static const std::map<std::string, const char*> kGenerated = {
+      {"t", "the tiling struct"},           {"tiling", "the tiling struct"}, {"opts", "the launcher's options"},
+      {"ok", "the launcher's status"},      {"workspace", "the workspace"},  {"argc", "the launcher's arguments"},
+      {"argv", "the launcher's arguments"}, {"main", "the launcher"},
+  };
+  auto it = kGenerated.find(name);
+  return it == kGenerated.end() ? nullptr : it->second;
+}
 }  // namespace
+
+void Checker::checkGeneratedName(NodeId id, const std::string& name, const char* what, bool scalar) {
+  if (const char* role = generatedHostRole(name, scalar)) {
+    error(id, fmt::format("{} '{}' has the name the generated host code gives {}", what, name, role))
+        .hint("choose another name");
+  }
+}
 
 // NAME = dim(max=...) | NAME = <constant expression>
 void Checker::checkConstDef(NodeId id) {
@@ -181,6 +203,7 @@ void Checker::checkConstDef(NodeId id) {
   }
   ModuleSymbol sym;
   sym.node = id;
+  checkGeneratedName(id, n.name, "module-level name", true);
   bool isDimCall = ast_.kind(value) == NodeKind::Call && ast_.kind(ast_.callee(value)) == NodeKind::Name &&
                    ast_.node(ast_.callee(value)).name == "dim";
   if (isDimCall) {
@@ -254,6 +277,22 @@ void Checker::checkKernel(NodeId id) {
   lastComputeDepth_ = SIZE_MAX;
 
   for (NodeId p : ast_.params(id)) checkParam(p, kernel);
+  for (const ParamInfo& p : kernel.params) {
+    // The launcher sizes each tensor in `<tensor>Count`.
+    std::string count = p.name + "Count";
+    if (!p.isTensor) continue;
+    if (auto m = module_.find(count); m != module_.end() && m->second.isDim) {
+      error(m->second.node, fmt::format("'{}' has the name the generated host code gives the element count of "
+                                        "tensor '{}'",
+                                        count, p.name))
+          .hint("choose another name");
+    } else if (auto l = locals_.find(count); l != locals_.end() && ast_.kind(l->second.def) == NodeKind::Param) {
+      error(l->second.def, fmt::format("'{}' has the name the generated host code gives the element count of "
+                                       "tensor '{}'",
+                                       count, p.name))
+          .hint("choose another name");
+    }
+  }
   checkBlock(ast_.kernelBody(id));
 
   bool anyStore = false;
@@ -355,7 +394,13 @@ void Checker::checkParam(NodeId id, KernelInfo& kernel) {
     error(id, fmt::format("duplicate parameter '{}'", n.name));
   } else if (isReservedName(n.name)) {
     error(id, fmt::format("'{}' is a builtin name and cannot be a parameter", n.name));
+  } else if (auto m = module_.find(n.name); m != module_.end()) {
+    // Shapes in the signature and the body would read one name two ways (and the host code declares it twice).
+    error(id, fmt::format("parameter '{}' has the name of the {} defined at line {}", n.name,
+                          m->second.isDim ? "dim()" : "module-level constant", lineOf(m->second.node)))
+        .hint("rename the parameter or the module-level name");
   } else {
+    checkGeneratedName(id, n.name, "parameter", t.kind != TypeKind::Tensor);
     Binding b;
     b.type = t;
     b.def = id;

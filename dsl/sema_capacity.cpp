@@ -246,17 +246,25 @@ void Checker::checkCapacity(KernelInfo& kernel) {
     if (peak <= capacity) continue;
 
     // The notes show the buffers live where the most bytes are live at once.
+    // One sweep over the positions with the changes of live bytes (a pass over all buffers per position is
+    // quadratic in the length of a stage).
+    std::vector<int64_t> change(static_cast<size_t>(pos_) + 3, 0);
+    for (const BufferRecord& r : records_) {
+      auto [start, end] = lifetime(r);
+      if (r.mem != mem || r.dead || r.unknownSize || start > end || start > pos_ + 1) continue;
+      // Saturated byte counts only move where the notes point: the peak itself was found past capacity above.
+      int64_t bytes = saturatingMul(recordBytes(r, kNoNode, 0), depthOf(r));
+      change[start] = saturatingAdd(change[start], bytes);
+      int64_t& after = change[std::min<size_t>(static_cast<size_t>(end) + 1, change.size() - 1)];
+      after = saturatingAdd(after, -bytes);
+    }
     uint32_t at = 0;
     int64_t most = -1;
+    int64_t liveBytes = 0;
     for (uint32_t p = 0; p <= pos_ + 1; ++p) {
-      int64_t live = 0;
-      for (const BufferRecord& r : records_) {
-        auto [start, end] = lifetime(r);
-        if (r.mem != mem || r.dead || r.unknownSize || start > p || end < p) continue;
-        live = saturatingAdd(live, saturatingMul(recordBytes(r, kNoNode, 0), depthOf(r)));
-      }
-      if (live > most) {
-        most = live;
+      liveBytes = saturatingAdd(liveBytes, change[p]);
+      if (liveBytes > most) {
+        most = liveBytes;
         at = p;
       }
     }

@@ -325,11 +325,19 @@ void Checker::checkWith(NodeId id) {
 }
 
 void Checker::checkIf(NodeId id) {
+  // A stage is one straight-line block of ops on the hardware (the IR verifier holds lowering to that), so
+  // an if inside one has no lowering: the checker refuses it, as it refuses a loop there.
   NodeId cond = ast_.ifCond(id);
   Type c = expr(cond);
   if (!c.isError() && c.kind != TypeKind::Bool) {
     auto d = error(cond, fmt::format("an if condition must be a scalar comparison (got {})", typeStr(c)));
     if (c.kind == TypeKind::Buffer) d.hint("to choose per element, use where(mask, a, b)");
+  } else if (stage_ != Stage::None) {
+    error(id, fmt::format("an if cannot be inside 'with {}'", stageName(stage_)))
+        .hint(
+            "stage blocks hold straight-line code; put the stage blocks inside the if, or choose per element "
+            "with where(mask, a, b)");
+    return;
   }
   scopes_.push_back(id);
   checkBlock(ast_.ifThen(id));

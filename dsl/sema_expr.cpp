@@ -144,9 +144,34 @@ const char* memHint(Mem mem) {
 }  // namespace
 
 Type Checker::expr(NodeId id) {
+  if (auto typed = chainTypes_.find(id); typed != chainTypes_.end()) {
+    Type t = std::move(typed->second);
+    chainTypes_.erase(typed);
+    return t;
+  }
+  typeChainLinks(id);
   Type t = exprImpl(id);
   result_.types[id] = t;
   return t;
+}
+
+bool Checker::isChainLink(NodeId id) const {
+  NodeKind kind = ast_.kind(id);
+  return kind == NodeKind::Logical || (kind == NodeKind::Binary && ast_.node(id).op != OpKind::Pow);
+}
+
+// A left-associative chain (a + b + c ..., p and q and ...) is as deep as it is long, and nothing else in the
+// tree is deeper than the parser's nesting limit. Its links below `id` are typed here bottom-up, in the order
+// the recursion would type them, and handed to their parent through chainTypes_, so exprImpl descends one link.
+void Checker::typeChainLinks(NodeId id) {
+  if (!isChainLink(id) || !isChainLink(ast_.child(id, 0))) return;
+  std::vector<NodeId> links;
+  for (NodeId link = ast_.child(id, 0); isChainLink(link); link = ast_.child(link, 0)) links.push_back(link);
+  for (auto link = links.rbegin(); link != links.rend(); ++link) {
+    Type t = exprImpl(*link);
+    result_.types[*link] = t;
+    chainTypes_.emplace(*link, std::move(t));
+  }
 }
 
 Type Checker::exprImpl(NodeId id) {

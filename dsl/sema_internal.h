@@ -90,6 +90,7 @@ class Checker {
   void checkConstDef(NodeId id);
   void checkKernel(NodeId id);
   void checkParam(NodeId id, KernelInfo& kernel);
+  void checkGeneratedName(NodeId id, const std::string& name, const char* what, bool scalar);
   void checkBlock(std::span<const NodeId> stmts);
   void checkStatement(NodeId id);
   void checkAssign(NodeId id);
@@ -104,6 +105,8 @@ class Checker {
   // --- sema_expr.cpp --------------------------------------------------------------------------------------
   Type expr(NodeId id);
   Type exprImpl(NodeId id);
+  bool isChainLink(NodeId id) const;
+  void typeChainLinks(NodeId id);
   Type checkUnary(NodeId id);
   Type checkBinary(NodeId id);
   Type checkCompare(NodeId id);
@@ -178,6 +181,7 @@ class Checker {
   NodeId vectorUse_ = kNoNode;
   std::vector<int> recordOf_;  // per NodeId
   std::vector<BufferRecord> records_;
+  std::map<NodeId, Type> chainTypes_;      // links of an operator chain typed ahead of their parent
   std::set<std::string> unknownReported_;  // dims already reported as unbounded in this kernel
   uint32_t pos_ = 0;
   uint32_t stageStart_ = 0;  // position where the current stage block opened

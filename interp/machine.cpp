@@ -288,23 +288,39 @@ Value Machine::eval(NodeId id) {
     case NodeKind::BoolLit: return BoolV{n.intValue != 0};
     case NodeKind::NoneLit: return NoValue{};
     case NodeKind::Unary: return evalUnary(id);
-    case NodeKind::Binary: {
-      Value a = eval(n.kids[0]);
-      Value b = eval(n.kids[1]);
-      return evalBinary(id, n.op, a, b);
-    }
+    case NodeKind::Binary: return evalChain(id);
     case NodeKind::Compare: return evalCompare(id);
-    case NodeKind::Logical: {
-      bool a = std::get<BoolV>(eval(n.kids[0])).v;
-      if (n.op == OpKind::And && !a) return BoolV{false};
-      if (n.op == OpKind::Or && a) return BoolV{true};
-      return BoolV{std::get<BoolV>(eval(n.kids[1])).v};
-    }
+    case NodeKind::Logical: return evalChain(id);
     case NodeKind::Call: return evalCall(id);
     case NodeKind::Subscript: return evalSubscript(id);
     case NodeKind::Attribute: return evalAttribute(id);
     default: return NoValue{};
   }
+}
+
+// An operator chain (a + b + c ..., p and q and ...) is as deep as it is long, and nothing else in the tree is
+// deeper than the parser's nesting limit: the chain's links are walked with a loop, left operand first.
+Value Machine::evalChain(NodeId id) {
+  auto isLink = [&](NodeId e) {
+    NodeKind kind = ast_.kind(e);
+    return kind == NodeKind::Logical || (kind == NodeKind::Binary && ast_.node(e).op != OpKind::Pow);
+  };
+  std::vector<NodeId> links{id};
+  while (isLink(ast_.child(links.back(), 0))) links.push_back(ast_.child(links.back(), 0));
+  Value acc = eval(ast_.child(links.back(), 0));
+  for (auto link = links.rbegin(); link != links.rend(); ++link) {
+    const dsl::Node& n = ast_.node(*link);
+    if (n.kind == NodeKind::Binary) {
+      Value b = eval(n.kids[1]);
+      acc = evalBinary(*link, n.op, acc, b);
+      continue;
+    }
+    bool a = std::get<BoolV>(acc).v;
+    if (n.op == OpKind::And && !a) acc = BoolV{false};
+    else if (n.op == OpKind::Or && a) acc = BoolV{true};
+    else acc = BoolV{std::get<BoolV>(eval(n.kids[1])).v};
+  }
+  return acc;
 }
 
 Value Machine::evalName(NodeId id) {

@@ -85,6 +85,7 @@ class Machine {
   // --- expressions ----------------------------------------------------------------------------------------
   Value eval(NodeId id);
   Value evalName(NodeId id);
+  Value evalChain(NodeId id);
   Value evalUnary(NodeId id);
   Value evalBinary(NodeId id, OpKind op, const Value& a, const Value& b);
   Value evalCompare(NodeId id);

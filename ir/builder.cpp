@@ -45,13 +45,17 @@ BufferId Builder::addBuffer(std::string name, Mem mem, DType dtype, std::vector<
   }
   // Names are what the printer and the emitter show; a name used twice (a reassigned DSL name in two scopes,
   // two work buffers of one value) gets a numeric suffix so every buffer prints distinctly.
+  for (; namesSynced_ < k_.buffers.size(); ++namesSynced_) bufferNames_.insert(k_.buffers[namesSynced_].name);
   std::string unique = name;
-  for (int suffix = 1;; ++suffix) {
-    bool taken = false;
-    for (const Buffer& other : k_.buffers) taken = taken || other.name == unique;
-    if (!taken) break;
-    unique = fmt::format("{}.{}", name, suffix);
+  if (bufferNames_.count(unique)) {
+    int& suffix = nextSuffix_[name];  // names only ever join the set, so no smaller suffix frees up
+    if (suffix == 0) suffix = 1;
+    do {
+      unique = fmt::format("{}.{}", name, suffix++);
+    } while (bufferNames_.count(unique));
   }
+  bufferNames_.insert(unique);
+  ++namesSynced_;
   Buffer b;
   b.name = std::move(unique);
   b.mem = mem;

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "ir/ir.h"
@@ -81,6 +83,11 @@ class Builder {
   BufferId workFor(Op op, BufferId src, BufferId dst);
 
   Kernel& k_;
+  // Buffer names in use and the next suffix to try per name, so a name reassigned thousands of times costs
+  // no scan of every buffer; synced with k_.buffers, which other builders of the kernel may also extend.
+  std::unordered_set<std::string> bufferNames_;
+  std::unordered_map<std::string, int> nextSuffix_;
+  size_t namesSynced_ = 0;
   uint32_t line_ = 0;
   support::Span span_;
 };

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "ir/check.h"
+#include "ir/scalar_walk.h"
 
 namespace tilecraft::ir {
 
@@ -255,23 +256,24 @@ std::string printShape(const Kernel& kernel, DType dtype, const std::vector<Exte
 
 std::string printScalar(const Kernel& k, NodeId id) {
   TILECRAFT_CHECK(id < k.nodes.size(), "scalar id out of range");
-  const Node& n = k.node(id);
-  auto arg = [&](size_t i) { return printScalar(k, n.args.at(i)); };
-  switch (n.kind) {
-    case NodeKind::IntConst: return std::to_string(n.intValue);
-    case NodeKind::FloatConst: return floatStr(n.floatValue);
-    case NodeKind::VarRef: return k.vars.at(n.ref).name;
-    case NodeKind::LoopField:
-      return n.op == Op::Index ? k.loops.at(n.ref).name : fmt::format("{}.{}", k.loops.at(n.ref).name, opName(n.op));
-    case NodeKind::SplitField: return fmt::format("{}.{}", k.splits.at(n.ref).name, opName(n.op));
-    case NodeKind::BlockIdx: return "block_idx";
-    case NodeKind::ScalarUnary: return n.op == Op::Neg ? "-" + arg(0) : "not " + arg(0);
-    case NodeKind::ScalarBinary:
-      if (const char* sym = binarySpelling(n.op)) return fmt::format("({} {} {})", arg(0), sym, arg(1));
-      return fmt::format("{}({}, {})", opName(n.op), arg(0), arg(1));
-    default: TILECRAFT_CHECK(false, fmt::format("{} is not a scalar", nodeKindName(n.kind)));
-  }
-  return "";
+  return foldScalar<std::string>(k, id, [&](const Node& n, std::vector<std::string>& args) -> std::string {
+    auto arg = [&](size_t i) { return args.at(i); };
+    switch (n.kind) {
+      case NodeKind::IntConst: return std::to_string(n.intValue);
+      case NodeKind::FloatConst: return floatStr(n.floatValue);
+      case NodeKind::VarRef: return k.vars.at(n.ref).name;
+      case NodeKind::LoopField:
+        return n.op == Op::Index ? k.loops.at(n.ref).name : fmt::format("{}.{}", k.loops.at(n.ref).name, opName(n.op));
+      case NodeKind::SplitField: return fmt::format("{}.{}", k.splits.at(n.ref).name, opName(n.op));
+      case NodeKind::BlockIdx: return "block_idx";
+      case NodeKind::ScalarUnary: return n.op == Op::Neg ? "-" + arg(0) : "not " + arg(0);
+      case NodeKind::ScalarBinary:
+        if (const char* sym = binarySpelling(n.op)) return fmt::format("({} {} {})", arg(0), sym, arg(1));
+        return fmt::format("{}({}, {})", opName(n.op), arg(0), arg(1));
+      default: TILECRAFT_CHECK(false, fmt::format("{} is not a scalar", nodeKindName(n.kind)));
+    }
+    return "";
+  });
 }
 
 std::string printKernel(const Kernel& kernel) { return Printer(kernel).kernel(); }

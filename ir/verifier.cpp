@@ -41,10 +41,23 @@ class Verifier {
 
   std::string name(BufferId b) const { return "%" + k_.buffers[b].name; }
 
-  void scalar(NodeId owner, NodeId id) {
+  // A scalar tree is as deep as the longest operator chain of the source: walked with a stack (ir/scalar_walk.h).
+  void scalar(NodeId owner, NodeId root) {
+    std::vector<NodeId> pending{root};
+    while (!pending.empty()) {
+      NodeId id = pending.back();
+      pending.pop_back();
+      if (!scalarNode(owner, id)) continue;
+      const std::vector<NodeId>& args = k_.node(id).args;
+      for (size_t i = args.size(); i-- > 0;) pending.push_back(args[i]);
+    }
+  }
+
+  // Checks one node of a scalar tree; false when it is not a scalar node (its operands are not visited).
+  bool scalarNode(NodeId owner, NodeId id) {
     if (id >= k_.nodes.size() || !isScalarKind(k_.node(id).kind)) {
       fail(owner, fmt::format("operand #{} is not a scalar expression", id));
-      return;
+      return false;
     }
     const Node& n = k_.node(id);
     if (n.kind == NodeKind::LoopField && !openLoops_.count(n.ref)) {
@@ -57,7 +70,7 @@ class Verifier {
       const Var& v = k_.vars.at(n.ref);
       if (!v.inTiling() && !varsSeen_.count(n.ref)) fail(owner, fmt::format("uses '{}' before it is defined", v.name));
     }
-    for (NodeId a : n.args) scalar(owner, a);
+    return true;
   }
 
   void read(NodeId id, BufferId b) {

@@ -2,7 +2,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
+#include <vector>
 
+// AscendC's limit on the buffers one TPipe holds (QBUF_MAX_LEN), as the emulator's TPipe checks it.
+#include "emu/include/emu/enums.h"
 #include "dsl/sema_layout.h"
 #include "ir/check.h"
 #include "passes/passes.h"
@@ -37,6 +41,43 @@ void number(const ir::Kernel& k, ir::NodeId id, int64_t& pos, std::vector<int64_
   for (ir::NodeId s : n.body) number(k, s, pos, at, loops, innerLoop, mine);
   for (ir::NodeId s : n.orelse) number(k, s, pos, at, loops, innerLoop, mine);
   if (isLoop) loops[mine].end = pos - 1;
+}
+
+/// What the emitted Init() asks of a TPipe (codegen/emit_kernel.cpp, planMembers): one InitBuffer per queue
+/// with its copies, and one TBuf per run of compute-only UB buffers between two UB queues in offset order. A
+/// mixed kernel's vector and cube cores each have their own TPipe.
+struct PipeBuffers {
+  int64_t queues = 0;
+  int64_t copies = 0;
+  int64_t tbufs = 0;
+  int64_t total() const { return copies + tbufs; }
+};
+
+std::array<PipeBuffers, 2> pipeBuffers(const ir::Kernel& kernel) {
+  auto isQueue = [](const ir::Buffer& b) { return b.queue != ir::QueueKind::None && b.queue != ir::QueueKind::Calc; };
+  std::array<PipeBuffers, 2> sides;                   // [0]: UB (vector), [1]: L1/L0 (cube)
+  std::vector<std::pair<int64_t, int64_t>> ubQueues;  // [offset, end)
+  for (const ir::Buffer& b : kernel.buffers) {
+    if (!isQueue(b)) continue;
+    PipeBuffers& side = sides[b.mem == ir::Mem::UB ? 0 : 1];
+    ++side.queues;
+    side.copies += std::max<int64_t>(b.buffers, 1);
+    if (b.mem == ir::Mem::UB) ubQueues.push_back({b.offset, b.offset + b.bytes * std::max<int64_t>(b.buffers, 1)});
+  }
+  std::stable_sort(ubQueues.begin(), ubQueues.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  // A compute buffer at `offset` joins the gap before the first queue (in offset order) that ends after it: the
+  // first index whose running maximum of queue ends exceeds the offset.
+  std::vector<int64_t> endsSoFar;
+  for (const auto& q : ubQueues) endsSoFar.push_back(std::max(endsSoFar.empty() ? 0 : endsSoFar.back(), q.second));
+  std::vector<bool> gapUsed(ubQueues.size() + 1, false);
+  for (const ir::Buffer& b : kernel.buffers) {
+    if (isQueue(b) || b.mem != ir::Mem::UB) continue;  // unplanned ones (offset -1) land in the first gap, as there
+    size_t gap =
+        static_cast<size_t>(std::upper_bound(endsSoFar.begin(), endsSoFar.end(), b.offset) - endsSoFar.begin());
+    gapUsed[gap] = true;
+  }
+  sides[0].tbufs = std::count(gapUsed.begin(), gapUsed.end(), true);
+  return sides;
 }
 
 }  // namespace
@@ -132,6 +173,26 @@ void bufferPlan(ir::Kernel& kernel, PassContext& context) {
     if (life[b].start >= 0 && rep[b] != b) kernel.buffers[b].offset = kernel.buffers[rep[b]].offset;
   }
   kernel.planned = true;
+
+  // More buffers than a TPipe holds would fail in InitBuffer at run time; say so here, with the count.
+  std::array<PipeBuffers, 2> pipes = pipeBuffers(kernel);
+  bool mixed = kernel.coreKind == ir::CoreKind::Mixed;
+  PipeBuffers one = pipes[0];
+  if (!mixed) {
+    one.queues += pipes[1].queues;
+    one.copies += pipes[1].copies;
+  }
+  for (const PipeBuffers& pipe : mixed ? std::vector<PipeBuffers>{pipes[0], pipes[1]} : std::vector<PipeBuffers>{one}) {
+    if (pipe.total() <= AscendC::QBUF_MAX_LEN) continue;
+    context.diagnostics
+        .error(kernel.span,
+               fmt::format("kernel '{}' needs {} TPipe buffers ({} queues with {} copies, {} for "
+                           "compute-only values); a TPipe holds at most {}",
+                           kernel.name, pipe.total(), pipe.queues, pipe.copies, pipe.tbufs, AscendC::QBUF_MAX_LEN))
+        .hint(pipe.copies > pipe.queues ? "use buffers=1 on the tile loop (each double-buffered queue takes two), or "
+                                          "load fewer tensors per kernel"
+                                        : "load fewer tensors per kernel");
+  }
 
   // The checker bounded the peak of live bytes; the layout adds alignment and fragmentation, so check again.
   for (ir::Mem mem : {ir::Mem::UB, ir::Mem::L1, ir::Mem::L0A, ir::Mem::L0B, ir::Mem::L0C}) {

@@ -173,7 +173,49 @@ Value KernelLowering::expr(dsl::NodeId id, ir::BufferId dst, const std::string& 
   return {ir::kNone, scalar(id)};
 }
 
+bool KernelLowering::isTileLink(dsl::NodeId id) const {
+  if (ast_.kind(id) != NodeKind::Binary || type(id).kind != TypeKind::Buffer) return false;
+  OpKind op = ast_.node(id).op;
+  return op == OpKind::Add || op == OpKind::Sub || op == OpKind::Mul || op == OpKind::Div;
+}
+
+bool KernelLowering::isScalarLink(dsl::NodeId id) const {
+  NodeKind kind = ast_.kind(id);
+  if (kind != NodeKind::Logical && (kind != NodeKind::Binary || ast_.node(id).op == OpKind::Pow)) return false;
+  const dsl::Type& t = type(id);
+  return t.kind != TypeKind::Buffer && !t.constInt && !t.constFloat;
+}
+
+// An operator chain (a + b + c ...) is as deep as it is long, and nothing else in the tree is deeper than the
+// parser's nesting limit. The links below `id` are lowered here bottom-up, in the order the recursion would
+// lower them (left operand first), and handed to their parent through the map, so lowering descends one link.
+template <typename Result, typename IsLink, typename Lower>
+void lowerChainLinks(const dsl::Ast& ast, dsl::NodeId id, std::map<dsl::NodeId, Result>& lowered, IsLink isLink,
+                     Lower lower) {
+  if (!isLink(id) || !isLink(ast.child(id, 0))) return;
+  std::vector<dsl::NodeId> links;
+  for (dsl::NodeId link = ast.child(id, 0); isLink(link); link = ast.child(link, 0)) links.push_back(link);
+  for (auto link = links.rbegin(); link != links.rend(); ++link) {
+    Result r = lower(*link);
+    lowered.emplace(*link, r);
+  }
+}
+
 ir::BufferId KernelLowering::tile(dsl::NodeId id, ir::BufferId dst, const std::string& name) {
+  if (dst == ir::kNone && name.empty()) {
+    if (auto done = loweredTiles_.find(id); done != loweredTiles_.end()) {
+      ir::BufferId b = done->second;
+      loweredTiles_.erase(done);
+      return b;
+    }
+  }
+  lowerChainLinks(
+      ast_, id, loweredTiles_, [&](dsl::NodeId e) { return isTileLink(e); },
+      [&](dsl::NodeId link) { return tileNode(link, ir::kNone, ""); });
+  return tileNode(id, dst, name);
+}
+
+ir::BufferId KernelLowering::tileNode(dsl::NodeId id, ir::BufferId dst, const std::string& name) {
   const dsl::Node& n = ast_.node(id);
   switch (n.kind) {
     case NodeKind::Name: {
@@ -556,6 +598,18 @@ ir::NodeId KernelLowering::scalarPow(ir::NodeId base, ir::NodeId exponent) {
 }
 
 ir::NodeId KernelLowering::scalar(dsl::NodeId id) {
+  if (auto done = loweredScalars_.find(id); done != loweredScalars_.end()) {
+    ir::NodeId s = done->second;
+    loweredScalars_.erase(done);
+    return s;
+  }
+  lowerChainLinks(
+      ast_, id, loweredScalars_, [&](dsl::NodeId e) { return isScalarLink(e); },
+      [&](dsl::NodeId link) { return scalarNode(link); });
+  return scalarNode(id);
+}
+
+ir::NodeId KernelLowering::scalarNode(dsl::NodeId id) {
   const dsl::Type& t = type(id);
   const dsl::Node& n = ast_.node(id);
   if (t.constInt) return b_.intConst(*t.constInt);
@@ -598,7 +652,10 @@ ir::NodeId KernelLowering::scalar(dsl::NodeId id) {
       if (n.op == OpKind::Pow) return scalarPow(scalar(n.kids[0]), scalar(n.kids[1]));
       return b_.scalarBinary(scalarOp(n.op), scalar(n.kids[0]), scalar(n.kids[1]));
     case NodeKind::Compare:
-    case NodeKind::Logical: return b_.scalarBinary(scalarOp(n.op), scalar(n.kids[0]), scalar(n.kids[1]));
+    case NodeKind::Logical: {
+      ir::NodeId lhs = scalar(n.kids[0]);  // left first, as lowerChainLinks assumes
+      return b_.scalarBinary(scalarOp(n.op), lhs, scalar(n.kids[1]));
+    }
     case NodeKind::Call: {
       std::optional<Builtin> bi = sema_.calls[id];
       auto args = positional(id);

@@ -54,7 +54,11 @@ class KernelLowering {
   Value expr(dsl::NodeId id, ir::BufferId dst = ir::kNone, const std::string& name = "");
   ir::NodeId scalar(dsl::NodeId id);
   ir::NodeId scalarPow(ir::NodeId base, ir::NodeId exponent);
+  ir::NodeId scalarNode(dsl::NodeId id);
   ir::BufferId tile(dsl::NodeId id, ir::BufferId dst = ir::kNone, const std::string& name = "");
+  ir::BufferId tileNode(dsl::NodeId id, ir::BufferId dst, const std::string& name);
+  bool isTileLink(dsl::NodeId id) const;
+  bool isScalarLink(dsl::NodeId id) const;
   Value call(dsl::NodeId id, ir::BufferId dst, const std::string& name);
   Value arith(dsl::NodeId id, dsl::OpKind op, dsl::NodeId lhs, dsl::NodeId rhs, ir::BufferId dst,
               const std::string& name);
@@ -101,6 +105,8 @@ class KernelLowering {
   ir::NodeId currentStage_ = ir::kNone;
   ir::NodeId storeCompute_ = ir::kNone;  // compute stage that computes the store values of this copyout
   int temps_ = 0;
+  std::map<dsl::NodeId, ir::BufferId> loweredTiles_;  // links of an operator chain lowered ahead of their parent
+  std::map<dsl::NodeId, ir::NodeId> loweredScalars_;
 };
 
 }  // namespace tilecraft::passes::detail

@@ -284,6 +284,8 @@ INSTANTIATE_TEST_SUITE_P(
              {{{{"M", 96}, {"N", 512}}, {}}, {{{"M", 30}, {"N", 879}}, {}}},
              {{"x", {-2.0, 2.0}}}},
         Case{"tests/data/one_row_scalars", {{{{"N", 512}}, {}}, {{{"N", 1000}}, {}}}},
+        Case{"tests/data/load_twice", {{{{"N", 49152}}, {}}, {{{"N", 1001}}, {}}}},
+        Case{"tests/data/pipe_30_inputs", {{{{"N", 3072}}, {}}, {{{"N", 1001}}, {}}}},
         Case{"tests/data/grid_double", {{{{"M", 64}, {"N", 256}}, {}}, {{{"M", 37}, {"N", 1001}}, {{"alpha", 0.5}}}}},
         Case{"tests/data/scalar_pow", {{{{"N", 12288}}, {}}, {{{"N", 1001}}, {{"alpha", 1.25}, {"k", 5}}}}},
         Case{"normalization/layer_norm", {{{{"M", 96}, {"N", 1024}}, {}}, {{{"M", 9}, {"N", 1000}}, {}}}},

@@ -3,6 +3,9 @@
 // diagnostic a kernel that does not fit gets. passes/tests/pipeline_test.cpp compares both on every example.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <vector>
+
 #include "dsl/sema_layout.h"
 #include "dsl/tests/frontend_fixture.h"
 
@@ -117,6 +120,59 @@ TEST(SemaLayout, FirstFitReusesDeadSpaceAndAlignsL0) {
   EXPECT_EQ(layout.offsets, (std::vector<int64_t>{2048, 0, 2048, 0, 512}));
   EXPECT_EQ(layout.end[static_cast<size_t>(Mem::UB)], 3048);
   EXPECT_EQ(layout.end[static_cast<size_t>(Mem::L0A)], 612);
+}
+
+// The placement finds overlapping slots through an index (sema_layout.cpp) instead of testing every placed one;
+// the offsets must be exactly those of the direct first fit, largest first, written out here.
+std::vector<int64_t> directFirstFit(const std::vector<LayoutItem>& items) {
+  std::vector<size_t> order(items.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t c) {
+    int64_t sa = items[a].bytes * items[a].copies, sc = items[c].bytes * items[c].copies;
+    return sa != sc ? sa > sc : items[a].start < items[c].start;
+  });
+  std::vector<int64_t> offsets(items.size(), 0);
+  std::vector<size_t> placed;
+  for (size_t i : order) {
+    const LayoutItem& item = items[i];
+    std::vector<std::pair<int64_t, int64_t>> busy;
+    for (size_t o : placed) {
+      const LayoutItem& other = items[o];
+      if (other.mem != item.mem || other.end < item.start || item.end < other.start) continue;
+      busy.push_back({offsets[o], offsets[o] + other.bytes * other.copies});
+    }
+    std::sort(busy.begin(), busy.end());
+    int64_t offset = 0;
+    for (const auto& [lo, hi] : busy) {
+      if (offset + item.bytes * item.copies <= lo) break;
+      offset = std::max(offset,
+                        (hi + bufferAlignment(item.mem) - 1) / bufferAlignment(item.mem) * bufferAlignment(item.mem));
+    }
+    offsets[i] = offset;
+    placed.push_back(i);
+  }
+  return offsets;
+}
+
+TEST(Layout, IndexedPlacementEqualsTheDirectFirstFit) {
+  uint64_t state = 12345;
+  auto next = [&](uint64_t n) {
+    state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+    return static_cast<int64_t>((state >> 33) % n);
+  };
+  for (int round = 0; round < 40; ++round) {
+    std::vector<LayoutItem> items;
+    int count = 1 + static_cast<int>(next(300));
+    for (int i = 0; i < count; ++i) {
+      int64_t start = next(500);
+      // Mostly short lifetimes, some long ones, and a few empty ones (end before start).
+      int64_t length = next(10) == 0 ? next(500) : next(8);
+      int64_t end = next(40) == 0 ? start - 1 : start + length;
+      Mem mem = next(4) == 0 ? Mem::L0A : Mem::UB;
+      items.push_back({mem, 32 * (1 + next(64)), 1 + next(2), start, end});
+    }
+    EXPECT_EQ(placeBuffers(items).offsets, directFirstFit(items)) << "round " << round;
+  }
 }
 
 }  // namespace

@@ -194,3 +194,54 @@ def k(x: Tensor[f32, (N,)], y: Tensor[f32, (N,)]):
 
 }  // namespace
 }  // namespace tilecraft::interp::testing
+
+namespace tilecraft::interp::testing {
+namespace {
+
+std::string repeatText(const std::string& s, int n) {
+  std::string out;
+  for (int i = 0; i < n; ++i) out += s;
+  return out;
+}
+
+// Operator chains are evaluated with a loop (machine.cpp, evalChain): 10,000 links, left to right, with the
+// short circuit of `and`/`or` kept (the right operand of a decided link is not evaluated).
+TEST(InterpChains, LongChainsEvaluateLeftToRightWithoutRecursion) {
+  // ((v * 1 + v) * 1 + v) ... : 5,000 additions of v, each rounded to f32 in order.
+  std::vector<double> sum = runExpr("v" + repeatText(" * 1.0 + v", 5000));
+  ASSERT_EQ(sum.size(), kIn.size());
+  for (size_t i = 0; i < sum.size(); ++i) EXPECT_EQ(sum[i], kIn[i] * 5001) << i;
+  // n > 0 and n > 1 and ... and n > 4999 or n < 0: false from the link n > n on, true for a large n.
+  std::string cond = "n > 0";
+  for (int i = 1; i < 5000; ++i) cond += fmt::format(" and n > {}", i);
+  auto p = loadText(fmt::format(R"(M = dim(max=8)
+N = dim(max=64)
+
+@kernel
+def k(x: Tensor[f32, (M, N)], y: Tensor[f32, (M, N)], n: i32):
+    for r in tiles(M, size=8):
+        with copyin:
+            v = load(x[r, :])
+        with compute:
+            o = v * 1.0
+        if {} or n < 0:
+            with compute:
+                o = v + 1.0
+        with copyout:
+            store(y[r, :], o)
+)",
+                                cond));
+  ASSERT_TRUE(p->ok());
+  for (int64_t n : {3, 6000}) {
+    RunRequest rq;
+    rq.dims = {{"M", 2}, {"N", 4}};
+    rq.attrs = {{"n", static_cast<double>(n)}};
+    rq.inputs["x"] = values(DType::F32, {2, 4}, kIn);
+    std::vector<double> out = runOk(*p, rq).at("y").data;
+    ASSERT_EQ(out.size(), kIn.size());
+    for (size_t i = 0; i < out.size(); ++i) EXPECT_EQ(out[i], kIn[i] + (n > 4999 ? 1.0 : 0.0)) << n << " " << i;
+  }
+}
+
+}  // namespace
+}  // namespace tilecraft::interp::testing
