@@ -39,8 +39,11 @@ for target in "$@"; do
     grep -E "^(==[0-9]+==ERROR|SUMMARY|.*runtime error)" "$build/fuzz-$target.log" | head -5
     ls -t "$build/fuzz-artifacts/" | grep "^$target-" | head -3
   else
-    grep -E "^stat::number_of_executed_units|^stat::new_units_added" "$build/fuzz-$target.log" |
-      tr '\n' ' ' | sed "s/^/fuzz: $target passed: /; s/\$/\n/"
+    # The final stats; with -fork they are not printed, and the last status line says as much.
+    summary=$(grep -E "^stat::(number_of_executed_units|average_exec_per_sec|new_units_added)" \
+      "$build/fuzz-$target.log" | tr -s ' \n' ' ')
+    [ -n "$summary" ] || summary=$(grep -E "^#[0-9]+" "$build/fuzz-$target.log" | tail -1)
+    echo "fuzz: $target passed: $summary"
   fi
 done
 exit $status
