@@ -207,5 +207,50 @@ TEST(Mutate, NoSeedProgramsIsAUsageError) {
                                    o.root.string()));
 }
 
+TEST(Mutate, AnUnwritableWorkFolderIsAUsageError) {
+  std::filesystem::path file = std::filesystem::path(testing::TempDir()) / "mutate_work_is_a_file";
+  std::string error;
+  ASSERT_TRUE(support::writeFileAtomically(file, "x", &error)) << error;
+  support::FakeProcessRunner runner;
+  MutateOptions o;
+  o.root = TILECRAFT_SOURCE_DIR;
+  o.workDir = file / "sub";
+  std::ostringstream out, err;
+  EXPECT_EQ(runMutate(o, runner, out, err), 2);
+  EXPECT_EQ(err.str().rfind(fmt::format("error: cannot create the work folder {}: ", o.workDir.string()), 0), 0u)
+      << err.str();
+  EXPECT_TRUE(runner.specs().empty());
+}
+
+TEST(Mutate, TheCorpusRunListsEachFailingFileAndStage) {
+  std::filesystem::path dir = std::filesystem::path(testing::TempDir()) / "mutate_corpus";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir / "frontend");
+  std::string error;
+  ASSERT_TRUE(support::writeFileAtomically(dir / "frontend/ok.tile", "N = dim()\n", &error)) << error;
+  ASSERT_TRUE(support::writeFileAtomically(dir / "frontend/bad.tile", "crash\n", &error)) << error;
+  support::FakeProcessRunner runner;
+  runner.setHandler([](const support::ProcessSpec& spec) {
+    if (support::readFile(spec.argv.at(2)).value_or("") == "crash\n" && spec.argv.at(1) == "interp") {
+      support::ProcessResult r;
+      r.termSignal = SIGABRT;
+      return r;
+    }
+    return exited(1, R"({"diagnostics":[],"errors":1})");
+  });
+  MutateOptions o;
+  o.tilecraft = "tc";
+  o.workDir = std::filesystem::path(testing::TempDir()) / "mutate_corpus_work";
+  std::ostringstream out, err;
+  EXPECT_EQ(runCorpus(o, dir, runner, out, err), 1) << err.str();
+  EXPECT_EQ(out.str(),
+            fmt::format("FAIL frontend/bad.tile: interp: killed by SIGABRT\n  run it: tc interp {} --seed 1\n"
+                        "corpus: 2 files, 8 runs: 1 failed\n",
+                        (dir / "frontend/bad.tile").string()));
+  std::ostringstream out2, err2;
+  EXPECT_EQ(runCorpus(o, dir / "none", runner, out2, err2), 2);
+  EXPECT_EQ(err2.str(), fmt::format("error: no .tile files under {}\n", (dir / "none").string()));
+}
+
 }  // namespace
 }  // namespace tilecraft::fuzz
