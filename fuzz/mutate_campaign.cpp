@@ -5,7 +5,6 @@
 #include <atomic>
 #include <chrono>
 #include <csignal>
-#include <cstring>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <ostream>

@@ -44,6 +44,10 @@ int main(int argc, char** argv) {
   app.add_option("--minimise-runs", options.minimiseRuns, "Runs the minimiser may spend per failure (0: none)")
       ->capture_default_str()
       ->check(CLI::NonNegativeNumber);
+  app.add_option("--minimise-failures", options.minimiseFailures,
+                 "How many failing mutants to minimise; the later ones are written as found")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
   app.add_option("--work", workDir, "Folder for the mutants and failures/ (the reproducers)")->capture_default_str();
   app.add_option("--replay", replay, "Run mutant SEED alone through every stage and print it");
   app.add_option("--corpus", corpus, "Run every .tile file under this folder through every stage");
