@@ -29,9 +29,11 @@ for target in "$@"; do
   seeds "$target"
   extra=()
   if [ "$target" = frontend ]; then extra=(-dict=fuzz/libfuzzer/tile.dict -max_len=8192); fi
+  mkdir -p "$build/fuzz-artifacts"
   regressions=fuzz/corpus/regressions/$target
   if [ -d "$regressions" ]; then
-    if "$bin" -runs=0 "$regressions" >"$build/fuzz-$target-regressions.log" 2>&1; then
+    if "$bin" -runs=0 -artifact_prefix="$build/fuzz-artifacts/$target-regression-" "$regressions" \
+      >"$build/fuzz-$target-regressions.log" 2>&1; then
       echo "fuzz: $target: the $(ls "$regressions" | wc -l) reproducers in $regressions pass"
     else
       status=1
