@@ -2,7 +2,7 @@
 BUILD ?= build
 JOBS ?= $(shell nproc)
 
-.PHONY: demo test setup setup-test configure build bench format format-check sanitize tidy clean
+.PHONY: demo test setup setup-test configure build bench format format-check sanitize fuzz-build fuzz fuzz-long tidy clean
 
 # The main job: `tilecraft bench --smoke` on the shipped suite (tasks/) with its expert solutions (solutions/):
 # the table on the terminal, the Markdown and HTML reports in $(BUILD)/demo. It needs only the `tilecraft`
@@ -20,7 +20,7 @@ test: setup-test build
 setup:
 	@bash scripts/setup.sh
 
-# What only the tests need beyond the demo: a browser, Slurm, clang-format.
+# What only the tests need beyond the demo: a browser, Slurm, clang-format, clang with libFuzzer.
 setup-test:
 	@bash scripts/setup.sh test
 
@@ -57,6 +57,19 @@ sanitize: setup
 	  (cd $(ASAN_BUILD)/$$(dirname $$t) && ./$$name --gtest_brief=1 --gtest_filter="$$filter"); \
 	done
 
+# Coverage-guided fuzzing (docs/fuzzing.md): the libFuzzer targets (the front end, the .npy reader, the cases.csv
+# reader) in their own clang build (fuzz/libfuzzer/clang.cmake, ASan + UBSan), each run for FUZZ_SECONDS: 20 in
+# CI, 600 for `make fuzz-long` unless given (`make fuzz-long FUZZ_SECONDS=3600`). The g++ builds never see them.
+FUZZ_BUILD ?= build-fuzz
+FUZZ_TARGETS ?= frontend npy csv
+fuzz-build: setup-test
+	cmake -S . -B $(FUZZ_BUILD) -G Ninja -C fuzz/libfuzzer/clang.cmake
+	cmake --build $(FUZZ_BUILD) -j$(JOBS) --target $(addprefix fuzz_,$(FUZZ_TARGETS))
+fuzz: fuzz-build
+	bash fuzz/libfuzzer/run.sh $(FUZZ_BUILD) $(or $(FUZZ_SECONDS),20) $(FUZZ_TARGETS)
+fuzz-long: fuzz-build
+	bash fuzz/libfuzzer/run.sh $(FUZZ_BUILD) $(or $(FUZZ_SECONDS),600) $(FUZZ_TARGETS)
+
 # Style tools, with the configs in the repository (.clang-format, .clang-tidy). CI runs format-check.
 SOURCES = $(shell git ls-files '*.cpp' '*.h' | grep -v -e '^samples/' -e '/golden/' -e '/golden_project/' -e '/testdata/' -e '/data/')
 format:
@@ -71,4 +84,4 @@ tidy: build
 	clang-tidy -p $(BUILD) --quiet $(filter %.cpp,$(filter-out emu/% %_test.cpp,$(SOURCES)))
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

@@ -211,8 +211,9 @@ void parseRanges(const Task& task, const json& ranges, Case& c) {
   if (ranges.is_object() && !ranges.contains("mean")) {
     // {x1: [-1, 1], x2: [-5, 5]}: by input name.
     for (const auto& [name, value] : ranges.items()) {
-      auto it =
-          std::find_if(task.inputs.begin(), task.inputs.end(), [&](const TensorDecl& t) { return t.name == name; });
+      // `key`: clang 14 (the libFuzzer build, docs/fuzzing.md) cannot capture a structured binding.
+      auto it = std::find_if(task.inputs.begin(), task.inputs.end(),
+                             [&, &key = name](const TensorDecl& t) { return t.name == key; });
       if (it == task.inputs.end())
         fail(fmt::format("value_range names `{}`, which is not an input of proto.yaml", name));
       perInput[it - task.inputs.begin()] = &value;

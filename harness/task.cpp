@@ -7,6 +7,7 @@
 #include <regex>
 #include <set>
 #include <sstream>
+#include <string_view>
 
 #include <fmt/core.h>
 #include <yaml-cpp/yaml.h>
@@ -284,6 +285,27 @@ std::vector<RawCase> readCasesYaml(const std::string& file, std::vector<TaskErro
   return out;
 }
 
+// The offset of the first byte of `text` that does not belong to a well-formed UTF-8 sequence (overlong forms,
+// surrogates and code points past U+10FFFF included), or nullopt. Cells become JSON strings, which must be UTF-8.
+std::optional<size_t> invalidUtf8At(std::string_view text) {
+  size_t i = 0;
+  while (i < text.size()) {
+    auto byte = [&](size_t k) { return static_cast<unsigned char>(text[k]); };
+    unsigned char c = byte(i);
+    size_t length = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    if (length == 0 || i + length > text.size()) return i;
+    uint32_t cp = length == 1 ? c : c & (0x7F >> length);
+    for (size_t k = 1; k < length; ++k) {
+      if ((byte(i + k) & 0xC0) != 0x80) return i;
+      cp = (cp << 6) | (byte(i + k) & 0x3F);
+    }
+    static const uint32_t kMinimum[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < kMinimum[length] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return i;
+    i += length;
+  }
+  return std::nullopt;
+}
+
 std::vector<RawCase> readCasesCsv(const std::string& file, const std::string& text, std::vector<TaskError>& errors) {
   std::vector<RawCase> out;
   std::vector<CsvError> csvErrors;
@@ -294,6 +316,15 @@ std::vector<RawCase> readCasesCsv(const std::string& file, const std::string& te
     return out;
   }
   const std::vector<std::string>& header = records[0].cells;
+  for (size_t c = 0; c < header.size(); ++c) {
+    if (std::optional<size_t> at = invalidUtf8At(header[c])) {
+      errors.push_back({file, records[0].line,
+                        fmt::format("header column {}: not UTF-8 text (byte 0x{:02X} at offset {}); save cases.csv "
+                                    "as UTF-8",
+                                    c + 1, static_cast<unsigned char>(header[c][*at]), *at)});
+      return out;
+    }
+  }
   static const char* kRequired[] = {"case_id", "input_shape", "dtype"};
   for (const char* column : kRequired) {
     if (std::find(header.begin(), header.end(), column) == header.end()) {
@@ -316,6 +347,14 @@ std::vector<RawCase> readCasesCsv(const std::string& file, const std::string& te
     bool ok = true;
     for (size_t c = 0; c < header.size() && ok; ++c) {
       const std::string& cell = rec.cells[c];
+      if (std::optional<size_t> at = invalidUtf8At(cell)) {
+        errors.push_back({file, rec.line,
+                          fmt::format("column {}: not UTF-8 text (byte 0x{:02X} at offset {} of the cell); save "
+                                      "cases.csv as UTF-8",
+                                      header[c], static_cast<unsigned char>(cell[*at]), *at)});
+        ok = false;
+        continue;
+      }
       if (!kLiteralColumns.count(header[c])) {
         fields[header[c]] = cell;
         continue;

@@ -1,5 +1,6 @@
 #include "support/files.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -34,6 +35,22 @@ bool writeFileAtomically(const std::filesystem::path& path, std::string_view byt
     return false;
   }
   return true;
+}
+
+std::vector<std::filesystem::path> listFilesRecursively(const std::filesystem::path& dir, std::string_view extension) {
+  std::vector<std::filesystem::path> paths;
+  std::error_code ec;
+  if (!std::filesystem::is_directory(dir, ec)) return paths;
+  for (auto it = std::filesystem::recursive_directory_iterator(dir, ec); !ec && it != decltype(it){};
+       it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (it->is_regular_file(ec) && name.size() >= extension.size() &&
+        name.compare(name.size() - extension.size(), extension.size(), extension) == 0) {
+      paths.push_back(it->path());
+    }
+  }
+  std::sort(paths.begin(), paths.end());
+  return paths;
 }
 
 }  // namespace tilecraft::support

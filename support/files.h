@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace tilecraft::support {
 
@@ -14,5 +15,10 @@ std::optional<std::string> readFile(const std::filesystem::path& path);
 // Writes through PATH.tmp and a rename, so a reader (or a run killed half-way) sees the old file or the new one,
 // never half of one. false with `error` set ("cannot write PATH.tmp: <reason>").
 bool writeFileAtomically(const std::filesystem::path& path, std::string_view bytes, std::string* error);
+
+// Every regular file under `dir` (recursively) whose name ends in `extension` (e.g. ".tile"), sorted, so that
+// whatever walks them (the robustness tests, the mutation fuzzer) sees the same order on every machine. Empty
+// when `dir` does not exist.
+std::vector<std::filesystem::path> listFilesRecursively(const std::filesystem::path& dir, std::string_view extension);
 
 }  // namespace tilecraft::support

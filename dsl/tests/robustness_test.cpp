@@ -2,28 +2,17 @@
 // through the front end without crashing, and every diagnostic must point inside the file.
 #include <gtest/gtest.h>
 
-#include <filesystem>
-#include <fstream>
-#include <sstream>
-
 #include "dsl/tests/frontend_fixture.h"
+#include "support/files.h"
 
 namespace tilecraft::dsl {
 namespace {
 
+// The same walk as the mutation fuzzer's (fuzz/seeds.h): support::listFilesRecursively, sorted.
 std::vector<std::string> exampleTexts() {
-  std::vector<std::string> paths;
-  for (const auto& entry :
-       std::filesystem::recursive_directory_iterator(std::string(TILECRAFT_SOURCE_DIR) + "/examples")) {
-    if (entry.path().extension() == ".tile") paths.push_back(entry.path().string());
-  }
-  std::sort(paths.begin(), paths.end());
   std::vector<std::string> texts;
-  for (const std::string& p : paths) {
-    std::ifstream in(p);
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    texts.push_back(buffer.str());
+  for (const auto& path : support::listFilesRecursively(std::string(TILECRAFT_SOURCE_DIR) + "/examples", ".tile")) {
+    texts.push_back(support::readFile(path).value_or(""));
   }
   return texts;
 }

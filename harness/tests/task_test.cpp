@@ -303,6 +303,30 @@ TEST(TaskLoad, UnrepresentedDtypesLoadAsNotEvaluable) {
   EXPECT_THAT(load.task->outputDtypeNames(c), ElementsAre("int8"));
 }
 
+// Found by fuzz_csv (fuzz/FINDINGS.md): a cell that is not UTF-8 made the row's JSON throw out of loadTask.
+TEST(TaskLoad, CellsThatAreNotUtf8AreRefusedWithTheirColumn) {
+  TempTask t("not_utf8");
+  t.write("proto.yaml", kUnaryProto);
+  t.write("cases.csv",
+          "case_id,input_shape,dtype,note\n"
+          "1,\"[[2]]\",\"[\"\"float32\"\"]\",bad \xff note\n"
+          "2,\"[[2]]\",\"[\"\"float32\"\"]\",\"\xed\xa0\x80\"\n"
+          "3,\"[[2]]\",\"[\"\"float32\"\"]\",caf\xc3\xa9\n");
+  TaskLoad load = loadTask(t.dir());
+  EXPECT_THAT(messages(load),
+              ElementsAre(t.path("cases.csv") + ":2: error: column note: not UTF-8 text (byte 0xFF at offset 4 of the "
+                                                "cell); save cases.csv as UTF-8",
+                          t.path("cases.csv") + ":3: error: column note: not UTF-8 text (byte 0xED at offset 0 of the "
+                                                "cell); save cases.csv as UTF-8"));
+  ASSERT_TRUE(load.task);
+  ASSERT_EQ(load.task->cases.size(), 1u);
+  EXPECT_EQ(load.task->cases[0].note, "caf\xc3\xa9");
+  t.write("cases.csv", "case_id,input_shape,dtype,n\xc0\xafte\n1,\"[[2]]\",\"[\"\"float32\"\"]\",x\n");
+  EXPECT_THAT(messages(loadTask(t.dir())),
+              ElementsAre(t.path("cases.csv") + ":1: error: header column 4: not UTF-8 text (byte 0xC0 at offset 1); "
+                                                "save cases.csv as UTF-8"));
+}
+
 TEST(TaskLoad, GoldenFunctionFollowsTheSchemaName) {
   TempTask t("golden_names");
   t.write("proto.yaml", kUnaryProto);  // schema: unary(Tensor x) -> Tensor y
