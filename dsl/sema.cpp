@@ -478,7 +478,12 @@ void Checker::checkAssign(NodeId id) {
   }
   Type t = expr(value);
   if (t.kind == TypeKind::Buffer && ast_.kind(value) == NodeKind::Name && recordOf_[value] >= 0) {
-    // `x = y` makes x its own value (a copy), so later in-place updates of x leave y alone.
+    // `x = y` makes x its own value (a copy), so later in-place updates of x leave y alone. The copy is a
+    // vector op: the copy stages move data between GM and on-chip memory only.
+    if (stage_ == Stage::CopyIn || stage_ == Stage::CopyOut) {
+      requireCompute(id,
+                     fmt::format("copying a tile ('{} = {}')", ast_.node(target).name, ast_.node(value).name).c_str());
+    }
     int source = recordOf_[value];
     use(value);
     records_[newRecord(value, t, "copy")].inPlaceFrom = {source};
