@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "cli/flags.h"
 #include "cli/registry.h"
 #include "harness/bench.h"
 #include "harness/golden.h"
@@ -16,6 +17,7 @@
 #include "harness/slurm.h"
 #include "harness/shard.h"
 #include "runner/service.h"
+#include "support/numbers.h"
 #include "support/process.h"
 
 namespace tilecraft::cli {
@@ -147,9 +149,11 @@ void registerBenchCommand(CLI::App& app) {
   bench->add_option("--seed", o.seed, "Seed of the first input draw (the second is derived)")->capture_default_str();
   bench->add_option("--shard", cmd->shard, "Evaluate share i of N of the (task, case, sample) items: i/N");
   bench->add_option("--task", o.only, "Only this task (repeatable)");
-  bench->add_option("--timeout", o.timeoutSeconds, "Seconds one kernel run may take")
-      ->capture_default_str()
-      ->check(CLI::Range(0.1, 86400.0));
+  checkSeconds(bench
+                   ->add_option("--timeout", o.timeoutSeconds,
+                                fmt::format("Seconds one kernel run may take (at most {:g})", support::kMaxSeconds))
+                   ->capture_default_str(),
+               false);
   bench->add_option("--cache", cmd->cacheDir,
                     "Golden and program cache (default $TILECRAFT_CACHE or ~/.cache/tilecraft)");
   bench->add_flag("--no-sandbox", cmd->noSandbox, "Run kernels without the sandbox (debugging only: docs/security.md)");
