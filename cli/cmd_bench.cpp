@@ -108,7 +108,8 @@ int runBenchCommand(BenchCommand& cmd) {
     return 2;
   }
   std::string cache = cmd.cacheDir.empty() ? defaultCacheDir() : cmd.cacheDir;
-  fs::create_directories(o.outDir);
+  if (!prepareOutputFolder("--out", o.outDir, std::cerr)) return 2;
+  if (!prepareOutputFolder("--cache", cache, std::cerr)) return 2;
   harness::PythonGoldenOptions goldenOptions;
   goldenOptions.python = *python;
   goldenOptions.cacheDir = fs::path(cache) / "goldens";
@@ -176,6 +177,7 @@ void registerBenchCommand(CLI::App& app) {
   merge->add_option("SHARD", cmd->mergeShards, "Shard output folders (or their results.jsonl files)")->required();
   merge->add_option("--out", cmd->mergeOut, "Where the merged results and reports go")->required();
   merge->callback([cmd] {
+    if (!prepareOutputFolder("--out", cmd->mergeOut, std::cerr)) throw CLI::RuntimeError(2);
     int status = harness::runBenchMerge(cmd->mergeShards, cmd->mergeOut, std::cout, std::cerr);
     if (status != 0) throw CLI::RuntimeError(status);
   });

@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/flags.h"
 #include "cli/registry.h"
 #include "fuzz/driver.h"
 #include "fuzz/emulate.h"
@@ -58,6 +59,8 @@ void registerFuzzCommand(CLI::App& app) {
                 "--emulate: build and run without bubblewrap (same limits, no isolation: for debugging)")
       ->needs(emulateFlag);
   cmd->callback([options, emulate, emulateOn] {
+    if (!prepareOutputFolder("--out", options->outDir, std::cerr)) throw CLI::RuntimeError(2);
+    if (!prepareOutputFolder("--keep", emulate->keepDir, std::cerr)) throw CLI::RuntimeError(2);
     int status = 0;
     if (*emulateOn) {
       emulate->seed = options->seed;

@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/flags.h"
 #include "cli/registry.h"
 #include "interp/driver.h"
 
@@ -24,6 +25,7 @@ void registerInterpCommand(CLI::App& app) {
   cmd->add_option("--out", options->outDir, "Directory to write NAME.npy for each output");
   cmd->add_flag("--save-inputs", options->saveInputs, "Also write the inputs to --out, as NAME.in.npy");
   cmd->callback([options] {
+    if (!prepareOutputFolder("--out", options->outDir, std::cerr)) throw CLI::RuntimeError(2);
     interp::DiskFiles files;
     int status = interp::runInterp(*options, files, std::cout, std::cerr);
     if (status != 0) throw CLI::RuntimeError(status);

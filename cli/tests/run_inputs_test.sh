@@ -74,6 +74,8 @@ expect 2 "error: --input x=/dev/zero: '/dev/zero' is a device, not a file" \
   "$tilecraft" interp "$add" --shape N=16 --input x=/dev/zero
 expect 2 "error: --shape N=99999999999999999999: 99999999999999999999 is past the largest size, 9223372036854775807" \
   "$tilecraft" interp "$add" --shape N=99999999999999999999
+expect 2 "error: --out afile: 'afile' is a file, not a folder" "$tilecraft" interp "$add" --shape N=16 --out afile
+expect 2 "error: --out afile: 'afile' is a file, not a folder" "$tilecraft" fuzz --count 1 --out afile
 expect 2 "error: '/dev/zero' is a device, not a file" "$tilecraft" compile /dev/zero
 
 expect 2 "error: unknown command 'nosuch'; run 'tilecraft --help' for the commands" "$tilecraft" nosuch --help
