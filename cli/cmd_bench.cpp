@@ -147,7 +147,8 @@ void registerBenchCommand(CLI::App& app) {
   bench->add_option("--rule", cmd->rule, "Correctness rule: cann (dtype-scaled relative error) | allclose")
       ->capture_default_str();
   bench->add_option("-j,--jobs", o.jobs, "Tasks evaluated at once")->capture_default_str()->check(CLI::Range(1, 256));
-  bench->add_option("--seed", o.seed, "Seed of the first input draw (the second is derived)")->capture_default_str();
+  checkSeed(bench->add_option("--seed", o.seed, "Seed of the first input draw (the second is derived)")
+                ->capture_default_str());
   bench->add_option("--shard", cmd->shard, "Evaluate share i of N of the (task, case, sample) items: i/N");
   bench->add_option("--task", o.only, "Only this task (repeatable)");
   checkSeconds(bench

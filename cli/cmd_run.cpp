@@ -226,7 +226,7 @@ void registerRunCommand(CLI::App& app) {
   cmd->add_option("--shape", options->shapes, "A dim: NAME=VALUE (repeatable), e.g. --shape M=100 --shape N=1000");
   cmd->add_option("--attr", options->attrs, "A scalar attribute: NAME=VALUE (repeatable); defaults apply otherwise");
   cmd->add_option("--in", options->inputs, "An input from a file: NAME=FILE.npy|FILE.bin (else generated)");
-  cmd->add_option("--seed", options->seed, "Seed of the generated inputs")->capture_default_str();
+  checkSeed(cmd->add_option("--seed", options->seed, "Seed of the generated inputs")->capture_default_str());
   cmd->add_option("--out-dir", options->outDir, "Write every output as DIR/NAME.npy");
   cmd->add_option("--keep", options->keepDir, "Keep the generated .cpp, the program and the report in DIR");
   checkSeconds(cmd->add_option("--timeout", options->timeoutSeconds,

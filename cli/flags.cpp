@@ -3,6 +3,8 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <charconv>
+#include <cstdint>
 #include <ostream>
 
 #include "support/files.h"
@@ -29,6 +31,19 @@ CLI::Option* checkCount(CLI::Option* option, int64_t lo, int64_t hi, const char*
         return "";
       },
       fmt::format("INT in [{}, {}]", lo, hi)));
+}
+
+CLI::Option* checkSeed(CLI::Option* option) {
+  return option->check(CLI::Validator(
+      [](std::string& value) -> std::string {
+        uint64_t seed = 0;
+        auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), seed, 10);
+        if (value.empty() || ec != std::errc() || end != value.data() + value.size()) {
+          return fmt::format("'{}' is not a seed: a whole number from 0 to {}", value, UINT64_MAX);
+        }
+        return "";
+      },
+      "UINT64"));
 }
 
 bool prepareOutputFolder(const char* flag, const std::string& path, std::ostream& err) {

@@ -76,6 +76,16 @@ expect 2 "error: --shape N=99999999999999999999: 99999999999999999999 is past th
   "$tilecraft" interp "$add" --shape N=99999999999999999999
 expect 2 "error: --out afile: 'afile' is a file, not a folder" "$tilecraft" interp "$add" --shape N=16 --out afile
 expect 2 "error: --out afile: 'afile' is a file, not a folder" "$tilecraft" fuzz --count 1 --out afile
+for s in -1 99999999999999999999 1e3; do
+  expect 2 "--seed: '$s' is not a seed: a whole number from 0 to 18446744073709551615
+Run with --help for more information." "$tilecraft" interp "$add" --shape N=16 --seed "$s"
+done
+expect 2 "--seed: '-1' is not a seed: a whole number from 0 to 18446744073709551615
+Run with --help for more information." run --shape N=16 --seed -1
+expect 2 "--count: '99999999999999999999' is not a whole number of programs
+Run with --help for more information." "$tilecraft" fuzz --count 99999999999999999999
+expect 2 "--count: '2000000000' programs: at most 1000000000 per run
+Run with --help for more information." "$tilecraft" fuzz --count 2000000000
 expect 2 "error: '/dev/zero' is a device, not a file" "$tilecraft" compile /dev/zero
 
 expect 2 "error: unknown command 'nosuch'; run 'tilecraft --help' for the commands" "$tilecraft" nosuch --help
