@@ -61,6 +61,7 @@ class SourceManager {
     std::string name;
     std::string text;
     std::vector<uint32_t> lineStarts;  // offset of the first byte of every line
+    bool ascii = true;                 // no byte >= 0x80: a column is a byte offset
   };
   const File& file(FileId id) const;
 
