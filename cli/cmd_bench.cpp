@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "cli/flags.h"
 #include "cli/registry.h"
 #include "harness/bench.h"
 #include "harness/golden.h"
@@ -16,6 +17,7 @@
 #include "harness/slurm.h"
 #include "harness/shard.h"
 #include "runner/service.h"
+#include "support/numbers.h"
 #include "support/process.h"
 
 namespace tilecraft::cli {
@@ -106,7 +108,8 @@ int runBenchCommand(BenchCommand& cmd) {
     return 2;
   }
   std::string cache = cmd.cacheDir.empty() ? defaultCacheDir() : cmd.cacheDir;
-  fs::create_directories(o.outDir);
+  if (!prepareOutputFolder("--out", o.outDir, std::cerr)) return 2;
+  if (!prepareOutputFolder("--cache", cache, std::cerr)) return 2;
   harness::PythonGoldenOptions goldenOptions;
   goldenOptions.python = *python;
   goldenOptions.cacheDir = fs::path(cache) / "goldens";
@@ -144,12 +147,15 @@ void registerBenchCommand(CLI::App& app) {
   bench->add_option("--rule", cmd->rule, "Correctness rule: cann (dtype-scaled relative error) | allclose")
       ->capture_default_str();
   bench->add_option("-j,--jobs", o.jobs, "Tasks evaluated at once")->capture_default_str()->check(CLI::Range(1, 256));
-  bench->add_option("--seed", o.seed, "Seed of the first input draw (the second is derived)")->capture_default_str();
+  checkSeed(bench->add_option("--seed", o.seed, "Seed of the first input draw (the second is derived)")
+                ->capture_default_str());
   bench->add_option("--shard", cmd->shard, "Evaluate share i of N of the (task, case, sample) items: i/N");
   bench->add_option("--task", o.only, "Only this task (repeatable)");
-  bench->add_option("--timeout", o.timeoutSeconds, "Seconds one kernel run may take")
-      ->capture_default_str()
-      ->check(CLI::Range(0.1, 86400.0));
+  checkSeconds(bench
+                   ->add_option("--timeout", o.timeoutSeconds,
+                                fmt::format("Seconds one kernel run may take (at most {:g})", support::kMaxSeconds))
+                   ->capture_default_str(),
+               false);
   bench->add_option("--cache", cmd->cacheDir,
                     "Golden and program cache (default $TILECRAFT_CACHE or ~/.cache/tilecraft)");
   bench->add_flag("--no-sandbox", cmd->noSandbox, "Run kernels without the sandbox (debugging only: docs/security.md)");
@@ -172,6 +178,7 @@ void registerBenchCommand(CLI::App& app) {
   merge->add_option("SHARD", cmd->mergeShards, "Shard output folders (or their results.jsonl files)")->required();
   merge->add_option("--out", cmd->mergeOut, "Where the merged results and reports go")->required();
   merge->callback([cmd] {
+    if (!prepareOutputFolder("--out", cmd->mergeOut, std::cerr)) throw CLI::RuntimeError(2);
     int status = harness::runBenchMerge(cmd->mergeShards, cmd->mergeOut, std::cout, std::cerr);
     if (status != 0) throw CLI::RuntimeError(status);
   });

@@ -6,13 +6,20 @@
 #include <memory>
 
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <optional>
 
+#include "cli/flags.h"
 #include "cli/registry.h"
 #include "fuzz/driver.h"
 #include "fuzz/emulate.h"
+#include "support/numbers.h"
 
 namespace tilecraft::cli {
 namespace {
+
+// Seeds seed .. seed + count - 1 must not wrap, and a run that long would never end anyway.
+constexpr int64_t kMaxFuzzCount = 1000000000;
 
 void registerFuzzCommand(CLI::App& app) {
   CLI::App* cmd = app.add_subcommand(
@@ -20,16 +27,17 @@ void registerFuzzCommand(CLI::App& app) {
       "Generate random valid Tile DSL programs and check each on the reference (--emulate: also compiled, "
       "built and run on the emulator)");
   auto options = std::make_shared<fuzz::FuzzOptions>();
-  cmd->add_option("--seed", options->seed, "First seed")->capture_default_str();
+  checkSeed(cmd->add_option("--seed", options->seed, "First seed")->capture_default_str());
   // CLI::PositiveNumber's own message ("Value 0 not in range ...") says neither what the option is for nor what
   // to pass instead.
   cmd->add_option("--count", options->count, "How many programs (seeds seed, seed+1, ...)")
       ->capture_default_str()
       ->check(CLI::Validator(
           [](std::string& value) -> std::string {
-            int64_t n = 0;
-            if (!CLI::detail::lexical_cast(value, n)) return "'" + value + "' is not a whole number of programs";
-            if (n < 1) return "'" + value + "' programs: the count must be at least 1 (e.g. --count 100)";
+            std::optional<int64_t> n = support::parseInt64(value);
+            if (!n) return "'" + value + "' is not a whole number of programs";
+            if (*n < 1) return "'" + value + "' programs: the count must be at least 1 (e.g. --count 100)";
+            if (*n > kMaxFuzzCount) return fmt::format("'{}' programs: at most {} per run", value, kMaxFuzzCount);
             return "";
           },
           "INT >= 1"));
@@ -58,6 +66,8 @@ void registerFuzzCommand(CLI::App& app) {
                 "--emulate: build and run without bubblewrap (same limits, no isolation: for debugging)")
       ->needs(emulateFlag);
   cmd->callback([options, emulate, emulateOn] {
+    if (!prepareOutputFolder("--out", options->outDir, std::cerr)) throw CLI::RuntimeError(2);
+    if (!prepareOutputFolder("--keep", emulate->keepDir, std::cerr)) throw CLI::RuntimeError(2);
     int status = 0;
     if (*emulateOn) {
       emulate->seed = options->seed;

@@ -4,6 +4,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "cli/flags.h"
 #include "cli/registry.h"
 #include "interp/driver.h"
 
@@ -20,10 +21,12 @@ void registerInterpCommand(CLI::App& app) {
   cmd->add_option("--attr", options->attrs, "NAME=VALUE for a scalar attribute (default: its default value)");
   cmd->add_option("--input", options->inputs, "NAME=FILE.npy: use this input instead of a generated one");
   cmd->add_option("--range", options->ranges, "NAME=LO:HI: the range of a generated input (default -1:1 for floats)");
-  cmd->add_option("--seed", options->seed, "Seed of the generated inputs (SplitMix64)")->capture_default_str();
+  checkSeed(
+      cmd->add_option("--seed", options->seed, "Seed of the generated inputs (SplitMix64)")->capture_default_str());
   cmd->add_option("--out", options->outDir, "Directory to write NAME.npy for each output");
   cmd->add_flag("--save-inputs", options->saveInputs, "Also write the inputs to --out, as NAME.in.npy");
   cmd->callback([options] {
+    if (!prepareOutputFolder("--out", options->outDir, std::cerr)) throw CLI::RuntimeError(2);
     interp::DiskFiles files;
     int status = interp::runInterp(*options, files, std::cout, std::cerr);
     if (status != 0) throw CLI::RuntimeError(status);

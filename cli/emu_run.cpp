@@ -27,8 +27,10 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "cli/flags.h"
 #include "perf/error.h"
 #include "perf/timeline_command.h"
+#include "support/numbers.h"
 
 namespace tilecraft::cli {
 namespace {
@@ -243,9 +245,12 @@ void addEmuRunOptions(CLI::App& command, EmuRunOptions& options) {
         return normal;
       })
       ->capture_default_str();
-  command.add_option("--timeout", options.timeoutSeconds, "seconds each program may run (0: no limit)")
-      ->check(CLI::NonNegativeNumber)
-      ->capture_default_str();
+  checkSeconds(
+      command
+          .add_option("--timeout", options.timeoutSeconds,
+                      fmt::format("seconds each program may run (at most {:g}; 0: no limit)", support::kMaxSeconds))
+          ->capture_default_str(),
+      true);
   command.add_option("--keep", options.keepDir, "build and run in this folder and keep it");
   command.add_option("--trace-dir", options.traceDir, "write each program's instruction trace here");
   command.add_flag("--profile", options.profile,
@@ -365,10 +370,11 @@ int runEmuFiles(const EmuRunOptions& options, runner::BuildRunService& service, 
     return 2;
   }
 
+  if (!prepareOutputFolder("--keep", options.keepDir, err)) return 2;
+  if (!prepareOutputFolder("--trace-dir", options.traceDir, err)) return 2;
   std::optional<WorkRoot> root;
   try {
     root.emplace(options.keepDir);
-    if (!options.traceDir.empty()) fs::create_directories(options.traceDir);
   } catch (const std::exception& e) {
     err << fmt::format("error: {}\n", e.what());
     return 2;

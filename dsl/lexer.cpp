@@ -58,6 +58,18 @@ constexpr Punct kPuncts[] = {
     {"%", TokenKind::Percent},      {"<", TokenKind::Less},        {">", TokenKind::Greater},
 };
 
+// The code point of the valid UTF-8 sequence text[i, i + n).
+uint32_t codePoint(std::string_view text, size_t i, size_t n) {
+  auto byte = [&](size_t k) { return static_cast<uint32_t>(static_cast<unsigned char>(text[i + k])); };
+  if (n == 1) return byte(0);
+  uint32_t cp = byte(0) & (0xFFu >> (n + 1));
+  for (size_t k = 1; k < n; ++k) cp = cp << 6 | (byte(k) & 0x3F);
+  return cp;
+}
+
+// A line ends at "\n", "\r\n" or a lone "\r".
+bool isLineEnd(char c) { return c == '\n' || c == '\r'; }
+
 class Lexer {
  public:
   Lexer(const support::SourceManager& sources, support::FileId file, support::DiagnosticEngine& diagnostics)
@@ -100,9 +112,9 @@ class Lexer {
       width += text_[pos_] == '\t' ? 4 : 1;
       ++pos_;
     }
-    if (pos_ >= text_.size() || text_[pos_] == '\n' || text_[pos_] == '\r' || text_[pos_] == '#') {
-      while (pos_ < text_.size() && text_[pos_] != '\n') ++pos_;
-      if (pos_ < text_.size()) ++pos_;
+    if (pos_ >= text_.size() || isLineEnd(text_[pos_]) || text_[pos_] == '#') {
+      while (pos_ < text_.size() && !isLineEnd(text_[pos_])) ++pos_;
+      skipLineEnd();
       return false;
     }
     // Tabs make the indentation depend on the editor's tab width; only lines with code are checked.
@@ -130,26 +142,38 @@ class Lexer {
     return true;
   }
 
+  // Steps over one line end ("\n", "\r\n" or "\r") at pos_, if there is one.
+  void skipLineEnd() {
+    if (pos_ < text_.size() && text_[pos_] == '\r') {
+      ++pos_;
+      if (pos_ < text_.size() && text_[pos_] == '\n') ++pos_;
+    } else if (pos_ < text_.size() && text_[pos_] == '\n') {
+      ++pos_;
+    }
+  }
+
   void lexToken() {
     char c = text_[pos_];
-    if (c == ' ' || c == '\t' || c == '\r') {
+    if (c == ' ' || c == '\t') {
       ++pos_;
       return;
     }
     if (c == '#') {
-      while (pos_ < text_.size() && text_[pos_] != '\n') ++pos_;
+      while (pos_ < text_.size() && !isLineEnd(text_[pos_])) ++pos_;
       return;
     }
-    if (c == '\\' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '\n') {
-      pos_ += 2;  // explicit line joining
+    if (c == '\\' && pos_ + 1 < text_.size() && isLineEnd(text_[pos_ + 1])) {
+      ++pos_;  // explicit line joining
+      skipLineEnd();
       return;
     }
-    if (c == '\n') {
+    if (isLineEnd(c)) {
+      size_t begin = pos_;
+      skipLineEnd();
       if (depth_ == 0) {
-        add(TokenKind::Newline, pos_, pos_ + 1, "\\n");
+        add(TokenKind::Newline, begin, pos_, "\\n");
         atLineStart_ = true;
       }
-      ++pos_;
       return;
     }
     if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') return lexName();
@@ -167,9 +191,31 @@ class Lexer {
         return;
       }
     }
-    diagnostics_.error(span(pos_, pos_ + 1), fmt::format("unexpected character '{}'", c));
-    add(TokenKind::Error, pos_, pos_ + 1);
-    ++pos_;
+    unexpectedCharacter();
+  }
+
+  // One diagnostic per character, never per byte: a UTF-8 sequence is one character (named by its code point, so
+  // the message is readable whatever the terminal), and a byte that starts no valid sequence is one.
+  void unexpectedCharacter() {
+    size_t n = support::utf8SequenceLength(text_, pos_);
+    size_t length = n == 0 ? 1 : n;
+    std::string message;
+    if (n == 0) {
+      message =
+          fmt::format("invalid UTF-8 byte 0x{:02X}", static_cast<unsigned>(static_cast<unsigned char>(text_[pos_])));
+    } else if (uint32_t cp = codePoint(text_, pos_, n); cp == 0xFEFF) {
+      message = "unexpected byte order mark (U+FEFF): only the first bytes of a file may hold one";
+    } else if (cp < 0x20 || cp == 0x7F) {
+      message = fmt::format("unexpected control character U+{:04X}", cp);
+    } else if (n == 1) {
+      message = fmt::format("unexpected character '{}'", text_[pos_]);
+    } else {
+      message =
+          fmt::format("unexpected character U+{:04X} '{}' (names and operators are ASCII)", cp, text_.substr(pos_, n));
+    }
+    diagnostics_.error(span(pos_, pos_ + length), message);
+    add(TokenKind::Error, pos_, pos_ + length);
+    pos_ += length;
   }
 
   void lexName() {
@@ -232,7 +278,7 @@ class Lexer {
         return;
       }
       if (text_[pos_] == '\\') ++pos_;
-      if (!triple && pos_ < text_.size() && text_[pos_] == '\n') break;
+      if (!triple && pos_ < text_.size() && isLineEnd(text_[pos_])) break;
       ++pos_;
     }
     diagnostics_.error(span(begin, begin + close.size()), "unterminated string")

@@ -80,8 +80,16 @@ bool isShape(const json& j) {
 
 std::vector<int64_t> toShape(const json& j, const std::string& what) {
   std::vector<int64_t> shape;
+  uint64_t elements = 1;
   for (const json& d : j) {
+    // nlohmann keeps a number past int64 as unsigned: read as int64 it would wrap to a negative (or any) size.
+    if (d.is_number_unsigned() && d.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
+      fail(fmt::format("{} has a dimension past int64 in {}", what, j.dump()));
     if (d.get<int64_t>() < 0) fail(fmt::format("{} has a negative dimension in {}", what, j.dump()));
+    auto dim = static_cast<uint64_t>(d.get<int64_t>());
+    if (dim != 0 && elements > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()) / dim)
+      fail(fmt::format("{} has more elements than int64 counts in {}", what, j.dump()));
+    elements *= dim;
     shape.push_back(d.get<int64_t>());
   }
   return shape;
@@ -290,6 +298,16 @@ std::string parseAttrs(const Task& task, const json& attrs) {
     const std::string text = merged[a.name].get<std::string>();
     json number = json::parse(text, nullptr, false);
     if (scalarNumber && number.is_number()) merged[a.name] = number;
+    // "inf", "nan" (the CSV literal rewrite's spellings) or a number past double ("1e999") for a scalar number:
+    // the golden would compute with a value the kernel's attribute cannot hold.
+    if (scalarNumber && !number.is_number()) {
+      std::string lower = text;
+      std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char ch) { return std::tolower(ch); });
+      bool nonFinite = lower.find("inf") != std::string::npos || lower.find("nan") != std::string::npos ||
+                       (!text.empty() && text.find_first_not_of("0123456789.eE+- ") == std::string::npos);
+      if (nonFinite)
+        fail(fmt::format("attribute `{}` is {}: a {} attribute must be a finite number", a.name, text, type));
+    }
   }
   for (const AttrDecl& a : task.attrs) {
     if (a.required && !merged.contains(a.name))

@@ -37,6 +37,10 @@ bool readInto(const std::filesystem::path& path, std::string& text) {
 
 // YAML scalars are untyped in yaml-cpp; resolve them as YAML 1.2's core schema does (PyYAML, which CANN Bench
 // uses, agrees on every spelling accepted here). Quoted scalars stay strings.
+// A file's cells as JSON text. A byte that is not UTF-8 (a Latin-1 note) becomes U+FFFD: nlohmann's dump would
+// throw on it, and no field Tilecraft reads is anything but ASCII.
+std::string dumpCells(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
 json scalarToJson(const YAML::Node& node) {
   const std::string& s = node.Scalar();
   if (node.Tag() == "!") return s;
@@ -167,7 +171,7 @@ class ProtoReader {
       a.name = str(item, "name", true).value_or("");
       a.type = str(item, "type", false).value_or("");
       a.required = flag(item, "required");
-      if (YAML::Node d = item["default"]) a.defaultJson = yamlToJson(d).dump();
+      if (YAML::Node d = item["default"]) a.defaultJson = dumpCells(yamlToJson(d));
       out.push_back(std::move(a));
     }
     return out;
@@ -279,7 +283,7 @@ std::vector<RawCase> readCasesYaml(const std::string& file, std::vector<TaskErro
       errors.push_back({file, raw.line, "each case must be a mapping (operator, case_id, input_shape, ...)"});
       continue;
     }
-    raw.fields = yamlToJson(item).dump();
+    raw.fields = dumpCells(yamlToJson(item));
     out.push_back(std::move(raw));
   }
   return out;
@@ -376,7 +380,7 @@ std::vector<RawCase> readCasesCsv(const std::string& file, const std::string& te
       }
       fields[header[c]] = std::move(value);
     }
-    if (ok) out.push_back({rec.line, fields.dump()});
+    if (ok) out.push_back({rec.line, dumpCells(fields)});
   }
   return out;
 }

@@ -8,8 +8,10 @@
 #include <cstdlib>
 #include <ostream>
 
+#include "interp/kernel_args.h"
 #include "interp/npy.h"
 #include "interp/oracle.h"
+#include "support/numbers.h"
 
 namespace tilecraft::interp {
 
@@ -29,11 +31,9 @@ std::pair<std::string, std::string> splitAssignment(const std::string& text, con
 }
 
 double parseNumber(const std::string& text, const std::string& what) {
-  char* end = nullptr;
-  double v = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || !std::isfinite(v))
-    throw UsageError{fmt::format("{}: '{}' is not a number", what, text)};
-  return v;
+  std::optional<double> v = support::parseFiniteDouble(text);
+  if (!v) throw UsageError{fmt::format("{}: '{}' is not a number", what, text)};
+  return *v;
 }
 
 std::string listOr(const std::vector<std::string>& names) {
@@ -66,49 +66,20 @@ int runChecked(const InterpOptions& options, Files& files, std::ostream& out, st
             ? fmt::format("{} has {} kernels; choose one with --kernel ({})", options.file, names.size(), listOr(names))
             : fmt::format("{} has no kernel '{}' (kernels: {})", options.file, options.kernel, listOr(names))};
   }
-  std::vector<std::string> dimNames = program->dims();
-  std::map<std::string, int64_t> dims;
-  for (const std::string& s : options.shapes) {
-    auto [name, value] = splitAssignment(s, "--shape", "N=1000");
-    if (std::find(dimNames.begin(), dimNames.end(), name) == dimNames.end()) {
-      throw UsageError{
-          fmt::format("--shape {}: the program has no dim '{}' (its dims: {})", s, name, listOr(dimNames))};
-    }
-    double v = parseNumber(value, "--shape " + s);
-    if (v < 0 || v != std::trunc(v)) throw UsageError{fmt::format("--shape {}: a size is a non-negative integer", s)};
-    dims[name] = static_cast<int64_t>(v);
-  }
-  std::vector<std::string> missing;
-  for (const std::string& d : dimNames) {
-    if (!dims.count(d)) missing.push_back(d + "=N");
-  }
-  if (!missing.empty())
-    throw UsageError{fmt::format("missing sizes: pass --shape {}", fmt::join(missing, " --shape "))};
-
-  std::vector<std::string> attrNames, loaded;
+  KernelArgFlags flags{options.shapes, options.attrs, options.inputs, "--input"};
+  std::optional<KernelArgs> args = parseKernelArgs(*program, *kernel, flags, files, &error);
+  if (!args) throw UsageError{error};
+  std::vector<std::string> loaded;
   for (const dsl::ParamInfo& p : kernel->params) {
-    if (!p.isTensor) attrNames.push_back(p.name);
     if (p.isTensor && p.loaded) loaded.push_back(p.name);
   }
-  std::map<std::string, double> attrs;
-  for (const std::string& s : options.attrs) {
-    auto [name, value] = splitAssignment(s, "--attr", "alpha=0.5");
-    if (std::find(attrNames.begin(), attrNames.end(), name) == attrNames.end()) {
-      throw UsageError{fmt::format("--attr {}: kernel '{}' has no attribute '{}' (its attributes: {})", s, kernel->name,
-                                   name, listOr(attrNames))};
-    }
-    attrs[name] = parseNumber(value, "--attr " + s);
-  }
-  auto requireInput = [&](const std::string& flag, const std::string& s, const std::string& name) {
-    if (std::find(loaded.begin(), loaded.end(), name) == loaded.end()) {
-      throw UsageError{fmt::format("{} {}: kernel '{}' reads no tensor '{}' (its inputs: {})", flag, s, kernel->name,
-                                   name, listOr(loaded))};
-    }
-  };
   std::map<std::string, ValueRange> ranges;
   for (const std::string& s : options.ranges) {
     auto [name, value] = splitAssignment(s, "--range", "x=-1:1");
-    requireInput("--range", s, name);
+    if (std::find(loaded.begin(), loaded.end(), name) == loaded.end()) {
+      throw UsageError{fmt::format("--range {}: kernel '{}' reads no tensor '{}' (its inputs: {})", s, kernel->name,
+                                   name, listOr(loaded))};
+    }
     size_t colon = value.find(':', 1);  // LO may start with a minus sign
     if (colon == std::string::npos) throw UsageError{fmt::format("--range {}: the range is LO:HI (e.g. x=-1:1)", s)};
     ValueRange r{parseNumber(value.substr(0, colon), "--range " + s),
@@ -117,15 +88,9 @@ int runChecked(const InterpOptions& options, Files& files, std::ostream& out, st
     ranges[name] = r;
   }
   std::map<std::string, HostTensor> given;
-  for (const std::string& s : options.inputs) {
-    auto [name, path] = splitAssignment(s, "--input", "x=x.npy");
-    requireInput("--input", s, name);
-    auto bytes = files.read(path, &error);
-    if (!bytes) throw UsageError{error};
-    auto tensor = decodeNpy(*bytes, &error);
-    if (!tensor) throw UsageError{fmt::format("{}: {}", path, error)};
-    given[name] = std::move(*tensor);
-  }
+  for (auto& [name, input] : args->inputs) given[name] = std::move(input.tensor);
+  std::map<std::string, int64_t> dims = args->dims;
+  std::map<std::string, double> attrs = args->attrs;
 
   RunRequest request;
   request.dims = dims;

@@ -6,17 +6,12 @@
 #include <fstream>
 #include <sstream>
 
+#include "support/files.h"
+
 namespace tilecraft::interp {
 
-std::optional<std::string> DiskFiles::read(const std::string& path, std::string* error) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    *error = "cannot read '" + path + "': " + std::strerror(errno);
-    return std::nullopt;
-  }
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
+std::optional<std::string> DiskFiles::read(const std::string& path, std::string* error, uint64_t maxBytes) {
+  return support::readInputFile(path, maxBytes, error);
 }
 
 bool DiskFiles::write(const std::string& path, const std::string& bytes, std::string* error) {
@@ -27,13 +22,8 @@ bool DiskFiles::write(const std::string& path, const std::string& bytes, std::st
     *error = "cannot create '" + p.parent_path().string() + "': " + ec.message();
     return false;
   }
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-  if (!out) {
-    *error = "cannot write '" + path + "': " + std::strerror(errno);
-    return false;
-  }
-  return true;
+  // Through a temporary file and a rename: a failed or killed write never leaves half a file under the name.
+  return support::writeFileAtomically(p, bytes, error);
 }
 
 }  // namespace tilecraft::interp

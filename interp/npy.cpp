@@ -4,8 +4,11 @@
 #include <fmt/ranges.h>
 
 #include <cstring>
+#include <map>
+#include <string_view>
 
 #include "interp/numeric.h"
+#include "support/numbers.h"
 
 namespace tilecraft::interp {
 
@@ -46,29 +49,83 @@ T getLittle(const char* p) {
   return value;
 }
 
-// Finds the quoted value after 'key': in the header dict.
-std::optional<std::string> dictValue(const std::string& header, const std::string& key) {
-  size_t k = header.find("'" + key + "'");
-  if (k == std::string::npos) return std::nullopt;
-  size_t colon = header.find(':', k);
-  if (colon == std::string::npos) return std::nullopt;
-  size_t start = header.find_first_not_of(' ', colon + 1);
-  if (start == std::string::npos) return std::nullopt;
-  if (header[start] == '\'') {
-    size_t end = header.find('\'', start + 1);
-    if (end == std::string::npos) return std::nullopt;
-    return header.substr(start + 1, end - start - 1);
+// The header dict NumPy writes: {'descr': '<f4', 'fortran_order': False, 'shape': (3, 4), } with any spacing and
+// key order. Values are kept as their text; the caller checks each.
+std::optional<std::map<std::string, std::string>> parseDict(std::string_view text) {
+  std::map<std::string, std::string> dict;
+  size_t i = 0;
+  auto skipSpace = [&] {
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\n' || text[i] == '\t')) ++i;
+  };
+  skipSpace();
+  if (i >= text.size() || text[i] != '{') return std::nullopt;
+  ++i;
+  for (;;) {
+    skipSpace();
+    if (i < text.size() && text[i] == '}') break;
+    if (i >= text.size() || (text[i] != '\'' && text[i] != '"')) return std::nullopt;
+    char quote = text[i];
+    size_t close = text.find(quote, i + 1);
+    if (close == std::string_view::npos) return std::nullopt;
+    std::string key(text.substr(i + 1, close - i - 1));
+    i = close + 1;
+    skipSpace();
+    if (i >= text.size() || text[i] != ':') return std::nullopt;
+    ++i;
+    skipSpace();
+    size_t begin = i;
+    if (i < text.size() && (text[i] == '\'' || text[i] == '"')) {
+      size_t end = text.find(text[i], i + 1);
+      if (end == std::string_view::npos) return std::nullopt;
+      i = end + 1;
+    } else if (i < text.size() && text[i] == '(') {
+      size_t end = text.find(')', i);
+      if (end == std::string_view::npos) return std::nullopt;
+      i = end + 1;
+    } else {
+      while (i < text.size() && text[i] != ',' && text[i] != '}') ++i;
+    }
+    std::string value(text.substr(begin, i - begin));
+    while (!value.empty() && value.back() == ' ') value.pop_back();
+    if (!dict.emplace(std::move(key), std::move(value)).second) return std::nullopt;
+    skipSpace();
+    if (i < text.size() && text[i] == ',') {
+      ++i;
+      continue;
+    }
+    skipSpace();
+    if (i < text.size() && text[i] == '}') break;
+    return std::nullopt;
   }
-  if (header[start] == '(') {
-    size_t end = header.find(')', start);
-    if (end == std::string::npos) return std::nullopt;
-    return header.substr(start + 1, end - start - 1);
+  ++i;
+  skipSpace();
+  if (i != text.size()) return std::nullopt;
+  return dict;
+}
+
+// "(3, 4)", "(3,)", "()" -> the dims; nullopt for anything else (a negative dim, one past int64, a float).
+std::optional<std::vector<int64_t>> parseShapeTuple(std::string_view text) {
+  if (text.size() < 2 || text.front() != '(' || text.back() != ')') return std::nullopt;
+  std::string_view inside = text.substr(1, text.size() - 2);
+  std::vector<int64_t> shape;
+  size_t i = 0;
+  while (i < inside.size()) {
+    while (i < inside.size() && inside[i] == ' ') ++i;
+    if (i == inside.size()) break;
+    size_t end = inside.find(',', i);
+    std::string_view item = inside.substr(i, end == std::string_view::npos ? std::string_view::npos : end - i);
+    while (!item.empty() && item.back() == ' ') item.remove_suffix(1);
+    std::optional<int64_t> dim = support::parseInt64(item);
+    if (!dim || *dim < 0 || item.front() == '+') return std::nullopt;
+    shape.push_back(*dim);
+    i = end == std::string_view::npos ? inside.size() : end + 1;
   }
-  size_t end = header.find_first_of(",}", start);
-  return header.substr(start, end - start);
+  return shape;
 }
 
 }  // namespace
+
+int dtypeBytes(DType dtype) { return entryOf(dtype).bytes; }
 
 const char* npyDescr(DType dtype) { return entryOf(dtype).descr; }
 
@@ -100,8 +157,8 @@ std::string encodeNpy(const HostTensor& tensor) {
   return out;
 }
 
-std::optional<HostTensor> decodeNpy(const std::string& bytes, std::string* error) {
-  auto fail = [&](std::string message) -> std::optional<HostTensor> {
+std::optional<NpyHeader> parseNpyHeader(const std::string& bytes, std::string* error, uint64_t maxBytes) {
+  auto fail = [&](std::string message) -> std::optional<NpyHeader> {
     *error = std::move(message);
     return std::nullopt;
   };
@@ -119,48 +176,70 @@ std::optional<HostTensor> decodeNpy(const std::string& bytes, std::string* error
   } else {
     return fail(fmt::format("unsupported .npy version {}", major));
   }
+  if (headerLen > kMaxNpyHeaderBytes) return fail(fmt::format("a .npy header of {} bytes is too long", headerLen));
   if (bytes.size() < offset + headerLen) return fail("truncated .npy header");
   std::string header = bytes.substr(offset, headerLen);
-  auto descr = dictValue(header, "descr");
-  auto order = dictValue(header, "fortran_order");
-  auto shapeText = dictValue(header, "shape");
-  if (!descr || !order || !shapeText) return fail(fmt::format("malformed .npy header: {}", header));
-  if (*order != "False") return fail("Fortran-order .npy arrays are not supported (save with a C-contiguous array)");
+  // The header text is shown in messages: keep it printable (a corrupt file must not garble the terminal).
+  std::string shown;
+  for (char c : header) shown += c >= 0x20 && c < 0x7F ? c : c == '\n' ? ' ' : '?';
+  while (!shown.empty() && shown.back() == ' ') shown.pop_back();
+  auto dict = parseDict(header);
+  if (!dict || !dict->count("descr") || !dict->count("fortran_order") || !dict->count("shape") || dict->size() != 3) {
+    return fail(fmt::format("malformed .npy header: {}", shown));
+  }
+  std::string descr = dict->at("descr");
+  if (descr.size() >= 2 && (descr.front() == '\'' || descr.front() == '"')) descr = descr.substr(1, descr.size() - 2);
+  const std::string& order = dict->at("fortran_order");
+  if (order == "True") return fail("Fortran-order .npy arrays are not supported (save with a C-contiguous array)");
+  if (order != "False") return fail(fmt::format("malformed .npy header: fortran_order is '{}'", order));
   const DescrEntry* entry = nullptr;
   for (const DescrEntry& e : kDescrs) {
     // One-byte types and raw void have no byte order: NumPy writes '|', others may write '<'. bf16 has no NumPy
     // type; a bf16 array saved from NumPy is a uint16 array viewed as 'V2', which np.save writes as '|V2'.
     bool orderless = e.bytes == 1 || e.dtype == DType::BF16;
-    if (*descr == e.descr || (orderless && descr->size() == 3 && (descr->front() == '<' || descr->front() == '|') &&
-                              descr->substr(1) == e.descr + 1)) {
+    if (descr == e.descr || (orderless && descr.size() == 3 && (descr.front() == '<' || descr.front() == '|') &&
+                             descr.substr(1) == e.descr + 1)) {
       entry = &e;
     }
   }
   if (!entry) {
     return fail(fmt::format(
-        "unsupported .npy dtype '{}' (supported: <f2, <V2 or |V2 (bf16), <f4, |i1, |u1, <i2, <i4, <i8, |b1)", *descr));
+        "unsupported .npy dtype '{}' (supported: <f2, <V2 or |V2 (bf16), <f4, |i1, |u1, <i2, <i4, <i8, |b1)", descr));
   }
+  NpyHeader h;
+  h.dtype = entry->dtype;
+  std::optional<std::vector<int64_t>> shape = parseShapeTuple(dict->at("shape"));
+  if (!shape) return fail(fmt::format("malformed .npy header: shape {} is not a tuple of sizes", dict->at("shape")));
+  h.shape = std::move(*shape);
+  uint64_t count = 1;
+  for (int64_t d : h.shape) {
+    std::optional<uint64_t> next = support::checkedProduct(count, static_cast<uint64_t>(d), maxBytes);
+    if (!next) return fail(fmt::format("the .npy shape {} is too large", dict->at("shape")));
+    count = *next;
+  }
+  std::optional<uint64_t> dataBytes = support::checkedProduct(count, static_cast<uint64_t>(entry->bytes), maxBytes);
+  if (!dataBytes) return fail(fmt::format("the .npy shape {} is too large", dict->at("shape")));
+  h.dataOffset = offset + headerLen;
+  h.dataBytes = *dataBytes;
+  return h;
+}
+
+std::optional<HostTensor> decodeRaw(const std::string& bytes, size_t offset, DType dtype, std::vector<int64_t> shape,
+                                    std::string* error) {
   HostTensor t;
-  t.dtype = entry->dtype;
-  std::string dims = *shapeText;
-  size_t pos = 0;
-  while (pos < dims.size()) {
-    size_t start = dims.find_first_of("0123456789", pos);
-    if (start == std::string::npos) break;
-    size_t end = dims.find_first_not_of("0123456789", start);
-    t.shape.push_back(std::stoll(dims.substr(start, end - start)));
-    pos = end == std::string::npos ? dims.size() : end;
-  }
+  t.dtype = dtype;
+  t.shape = std::move(shape);
   size_t count = static_cast<size_t>(t.numel());
-  size_t dataStart = offset + headerLen;
-  size_t want = count * static_cast<size_t>(entry->bytes);
-  if (bytes.size() - dataStart != want) {
-    return fail(
-        fmt::format("a {} array needs {} data bytes but the file has {}", describe(t), want, bytes.size() - dataStart));
+  const DescrEntry& entry = entryOf(dtype);
+  size_t want = count * static_cast<size_t>(entry.bytes);
+  size_t have = bytes.size() >= offset ? bytes.size() - offset : 0;
+  if (have != want) {
+    *error = fmt::format("a {} array needs {} data bytes but the file has {}", describe(t), want, have);
+    return std::nullopt;
   }
   t.data.resize(count);
-  const char* p = bytes.data() + dataStart;
-  for (size_t i = 0; i < count; ++i, p += entry->bytes) {
+  const char* p = bytes.data() + offset;
+  for (size_t i = 0; i < count; ++i, p += entry.bytes) {
     switch (t.dtype) {
       case DType::F16: t.data[i] = f16FromBits(getLittle<uint16_t>(p)); break;
       case DType::BF16: t.data[i] = bf16FromBits(getLittle<uint16_t>(p)); break;
@@ -173,7 +252,8 @@ std::optional<HostTensor> decodeNpy(const std::string& bytes, std::string* error
         auto v = getLittle<int64_t>(p);
         // Elements are doubles (tensor.h): beyond 2^53 an i64 would silently change.
         if (v > (int64_t{1} << 53) || v < -(int64_t{1} << 53)) {
-          return fail(fmt::format("i64 element {} is {}, beyond the +-2^53 the reference holds exactly", i, v));
+          *error = fmt::format("i64 element {} is {}, beyond the +-2^53 the reference holds exactly", i, v);
+          return std::nullopt;
         }
         t.data[i] = static_cast<double>(v);
         break;
@@ -182,6 +262,12 @@ std::optional<HostTensor> decodeNpy(const std::string& bytes, std::string* error
     }
   }
   return t;
+}
+
+std::optional<HostTensor> decodeNpy(const std::string& bytes, std::string* error) {
+  std::optional<NpyHeader> header = parseNpyHeader(bytes, error);
+  if (!header) return std::nullopt;
+  return decodeRaw(bytes, header->dataOffset, header->dtype, header->shape, error);
 }
 
 }  // namespace tilecraft::interp

@@ -4,14 +4,40 @@
 //   ml_dtypes.bfloat16 array; view it with .view(ml_dtypes.bfloat16) or .view('<u2')), and '<V2' reads as bf16.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "interp/tensor.h"
 
 namespace tilecraft::interp {
 
 std::string encodeNpy(const HostTensor& tensor);
+
+/// What a .npy header says, checked: magic, version, a dict with exactly 'descr' (a supported dtype),
+/// 'fortran_order' (False) and 'shape' (a tuple of non-negative integers whose product, in bytes, fits `maxBytes`).
+struct NpyHeader {
+  dsl::DType dtype = dsl::DType::F32;
+  std::vector<int64_t> shape;
+  size_t dataOffset = 0;   // where the elements start
+  uint64_t dataBytes = 0;  // what the shape needs
+};
+
+/// The largest .npy header read (NumPy writes at most a few hundred bytes; version 1 can say 64 KiB).
+inline constexpr size_t kMaxNpyHeaderBytes = 65535 + 12;
+
+/// nullopt with `error` set when the header is malformed or claims more than `maxBytes` of data.
+std::optional<NpyHeader> parseNpyHeader(const std::string& bytes, std::string* error,
+                                        uint64_t maxBytes = uint64_t{1} << 40);
+
+/// Elements of `dtype` from raw little-endian bytes (a .bin file), `shape` giving their count; nullopt with `error`
+/// set when the byte count is not the shape's, or an i64 is beyond what a double holds exactly.
+std::optional<HostTensor> decodeRaw(const std::string& bytes, size_t offset, dsl::DType dtype,
+                                    std::vector<int64_t> shape, std::string* error);
+
+/// The size in bytes of one element.
+int dtypeBytes(dsl::DType dtype);
 
 /// nullopt with `error` set (what is wrong, with the offending header text or byte counts) on a bad file.
 std::optional<HostTensor> decodeNpy(const std::string& bytes, std::string* error);

@@ -225,7 +225,9 @@ std::string renderJson(const CalibrationReport& report) {
   sum["eager_within_2x"] = s.eagerWithin2x;
   sum["eager_geomean_ratio"] = s.eagerGeomeanRatio;
   root["summary"] = std::move(sum);
-  return root.dump(2) + "\n";
+  // Cells come from a file: a byte that is not UTF-8 (a Latin-1 operator name) becomes U+FFFD rather than an
+  // exception, so the JSON is always valid.
+  return root.dump(2, ' ', false, ordered_json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace tilecraft::perf

@@ -3,7 +3,11 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
 #include <cstdlib>
+#include <optional>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -162,6 +166,10 @@ std::vector<int64_t> toShape(const json& j) {
   std::vector<int64_t> shape;
   for (const json& d : j) {
     if (!d.is_number_integer()) throw std::invalid_argument("a dimension is not an integer");
+    if (d.is_number_unsigned() && d.get<uint64_t>() > static_cast<uint64_t>(INT64_MAX)) {
+      throw std::invalid_argument(fmt::format("dimension {} is past int64", d.get<uint64_t>()));
+    }
+    if (d.get<int64_t>() < 0) throw std::invalid_argument(fmt::format("dimension {} is negative", d.get<int64_t>()));
     shape.push_back(d.get<int64_t>());
   }
   return shape;
@@ -219,13 +227,38 @@ std::vector<KernelCount> parseKernels(const std::string& text) {
   return kernels;
 }
 
+// perf depends on no other Tilecraft library, so it reads its numbers itself (as strictly as support/numbers.h):
+// the whole cell, finite ("nan", "inf" and "1e999" are refused).
 double toNumber(const std::string& s, const char* column) {
   char* end = nullptr;
   double v = std::strtod(s.c_str(), &end);
-  if (s.empty() || end == s.c_str() || *end != '\0') {
-    throw std::invalid_argument(fmt::format("column {}: '{}' is not a number", column, s));
+  bool plain = s.find_first_not_of("0123456789.eE+-") == std::string::npos;
+  if (s.empty() || !plain || end != s.c_str() + s.size() || !std::isfinite(v)) {
+    throw std::invalid_argument(fmt::format("column {}: '{}' is not a finite number", column, s));
   }
   return v;
+}
+
+// A measured time: a finite number of microseconds above zero (a ratio against 0, a negative or a nan one would
+// poison every mean it joins).
+double toMicroseconds(const std::string& s, const char* column) {
+  double v = toNumber(s, column);
+  if (!(v > 0))
+    throw std::invalid_argument(fmt::format("column {}: {} is not a positive time in microseconds", column, s));
+  return v;
+}
+
+std::optional<int> parseCaseId(const std::string& s) {
+  int id = 0;
+  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), id, 10);
+  if (s.empty() || ec != std::errc() || end != s.data() + s.size() || id < 0) return std::nullopt;
+  return id;
+}
+
+int toCaseId(const std::string& s) {
+  std::optional<int> id = parseCaseId(s);
+  if (!id) throw std::invalid_argument(fmt::format("column case_id: '{}' is not a case number", s));
+  return *id;
 }
 
 const std::vector<std::string> kCalibrationColumns = {
@@ -316,16 +349,23 @@ TaskCase parseRow(const Row& row, const std::map<std::string, size_t>& col, bool
   c.op = get("operator");
   c.category = get("category");
   c.hasFigures = hasFigures;
-  c.caseId = static_cast<int>(toNumber(get("case_id"), "case_id"));
+  c.caseId = toCaseId(get("case_id"));
 
   json shapes, dtypes, attrs, ranges;
   auto parseJson = [](const std::string& text, const char* column) {
     try {
       return json::parse(text);
+    } catch (const json::out_of_range& e) {
+      // A number past double ("1e999"): nlohmann reports it as out_of_range, not as a parse error.
+      throw std::invalid_argument(fmt::format("column {}: a number is out of range (past a double)", column));
     } catch (const json::parse_error& e) {
       // Some CANN Bench tasks write Python literals (['float16'], {'k': True}); read those too.
-      json j = json::parse(pythonLiteralToJson(text), nullptr, false);
-      if (!j.is_discarded()) return j;
+      try {
+        json j = json::parse(pythonLiteralToJson(text), nullptr, false);
+        if (!j.is_discarded()) return j;
+      } catch (const json::exception&) {
+        throw std::invalid_argument(fmt::format("column {}: a number is out of range (past a double)", column));
+      }
       throw std::invalid_argument(fmt::format("column {}: invalid JSON: {}", column, e.what()));
     }
   };
@@ -369,13 +409,13 @@ TaskCase parseRow(const Row& row, const std::map<std::string, size_t>& col, bool
   for (auto it = attrs.begin(); it != attrs.end(); ++it) c.attrs[it.key()] = toAttr(*it);
   c.baselineKernels = parseKernels(hasFigures ? get("baseline_kernels") : kernelsOfNote(get("note")));
   if (!hasFigures) return c;
-  c.baselineUs = toNumber(get("baseline_us"), "baseline_us");
+  c.baselineUs = toMicroseconds(get("baseline_us"), "baseline_us");
   const std::string& kind = get("baseline_kind");
   if (kind != "measured" && kind != "capped") {
     throw std::invalid_argument(fmt::format("column baseline_kind: '{}' is neither 'measured' nor 'capped'", kind));
   }
   c.baselineMeasured = kind == "measured";
-  c.tHwUs = toNumber(get("t_hw_us"), "t_hw_us");
+  c.tHwUs = toMicroseconds(get("t_hw_us"), "t_hw_us");
   return c;
 }
 
@@ -412,7 +452,7 @@ std::vector<TaskCase> parseCasesCsv(std::string_view text, const std::string& fi
       c.opDir = field("op_dir");
       c.op = field("operator");
       c.category = field("category");
-      c.caseId = std::atoi(field("case_id").c_str());
+      c.caseId = parseCaseId(field("case_id")).value_or(0);
       cases.push_back(std::move(c));
     };
     if (!row.problem.empty()) {
@@ -431,6 +471,16 @@ std::vector<TaskCase> parseCasesCsv(std::string_view text, const std::string& fi
 }
 
 std::vector<TaskCase> loadCasesCsv(const std::filesystem::path& file) {
+  // A folder or a device (/dev/zero) named as the cases file: refused, never read until memory runs out.
+  constexpr uintmax_t kMaxCsvBytes = uintmax_t{256} << 20;
+  std::error_code ec;
+  if (std::filesystem::exists(file, ec) && !std::filesystem::is_regular_file(file, ec)) {
+    throw PerfError(fmt::format("{}: not a regular file (a cases file is a CSV)", file.string()));
+  }
+  if (uintmax_t size = std::filesystem::file_size(file, ec); !ec && size > kMaxCsvBytes) {
+    throw PerfError(
+        fmt::format("{}: {} bytes, more than the {} a cases file may have", file.string(), size, kMaxCsvBytes));
+  }
   std::ifstream in(file, std::ios::binary);
   if (!in) throw PerfError(fmt::format("{}: cannot open the cases file", file.string()));
   std::ostringstream text;

@@ -63,9 +63,22 @@ void renderLocated(const SourceManager& sources, Span span, const char* severity
   out += '\n';
 }
 
+// JSON text is UTF-8: a valid sequence is copied, a byte that starts none (a Latin-1 file name, a stray byte in a
+// source line a message quotes) becomes U+FFFD, so a reader's parser never fails on our output.
 void appendJsonString(std::string_view text, std::string& out) {
   out += '"';
-  for (char c : text) {
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (static_cast<unsigned char>(c) >= 0x80) {
+      size_t n = utf8SequenceLength(text, i);
+      if (n == 0) {
+        out += "\\ufffd";
+      } else {
+        out.append(text.substr(i, n));
+        i += n - 1;
+      }
+      continue;
+    }
     switch (c) {
       case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;

@@ -4,6 +4,8 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <fmt/format.h>
+#include <sys/stat.h>
 #include <sstream>
 #include <system_error>
 
@@ -15,6 +17,69 @@ std::optional<std::string> readFile(const std::filesystem::path& path) {
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
+}
+
+namespace {
+
+const char* kindOf(mode_t mode) {
+  if (S_ISDIR(mode)) return "a folder";
+  if (S_ISCHR(mode) || S_ISBLK(mode)) return "a device";
+  if (S_ISFIFO(mode)) return "a pipe";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "not a regular file";
+}
+
+}  // namespace
+
+std::optional<std::string> readInputFile(const std::filesystem::path& path, uint64_t maxBytes, std::string* error) {
+  struct stat info {};
+  if (::stat(path.c_str(), &info) != 0) {
+    *error = fmt::format("cannot read '{}': {}", path.string(), std::strerror(errno));
+    return std::nullopt;
+  }
+  if (!S_ISREG(info.st_mode)) {
+    *error = fmt::format("'{}' is {}, not a file", path.string(), kindOf(info.st_mode));
+    return std::nullopt;
+  }
+  if (static_cast<uint64_t>(info.st_size) > maxBytes) {
+    *error = fmt::format("'{}' has {} bytes, more than the {} it may have", path.string(), info.st_size, maxBytes);
+    return std::nullopt;
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    *error = fmt::format("cannot read '{}': {}", path.string(), std::strerror(errno));
+    return std::nullopt;
+  }
+  // The file may grow between stat and read: read one byte past the cap to notice, never more.
+  std::string bytes(static_cast<size_t>(info.st_size) + 1, '\0');
+  in.read(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  bytes.resize(static_cast<size_t>(in.gcount()));
+  if (in.bad()) {
+    *error = fmt::format("cannot read '{}': {}", path.string(), std::strerror(errno));
+    return std::nullopt;
+  }
+  if (bytes.size() > maxBytes) {
+    *error = fmt::format("'{}' grew past the {} bytes it may have while it was read", path.string(), maxBytes);
+    return std::nullopt;
+  }
+  return bytes;
+}
+
+bool prepareOutputFolder(const std::filesystem::path& path, std::string* error) {
+  std::error_code ec;
+  std::filesystem::file_status status = std::filesystem::status(path, ec);
+  if (std::filesystem::exists(status)) {
+    if (std::filesystem::is_directory(status)) return true;
+    *error = fmt::format("'{}' is a file, not a folder", path.string());
+    return false;
+  }
+  std::filesystem::create_directories(path, ec);
+  if (ec) {
+    // The part of the path that is in the way (a file where a folder should be) says more than the errno.
+    *error = fmt::format("cannot create the folder '{}': {}", path.string(), ec.message());
+    return false;
+  }
+  return true;
 }
 
 bool writeFileAtomically(const std::filesystem::path& path, std::string_view bytes, std::string* error) {

@@ -27,15 +27,22 @@ struct Span {
   bool operator==(const Span&) const = default;
 };
 
-/// 1-based line and column; the column counts bytes (the DSL is ASCII).
+/// 1-based line and column; the column counts characters (a UTF-8 sequence is one, an invalid byte is one).
 struct LineCol {
   uint32_t line = 0;
   uint32_t col = 0;
 };
 
+/// The largest source file read (a DSL program is kilobytes; this stops /dev/zero and runaway files).
+inline constexpr uint64_t kMaxSourceBytes = 64ull << 20;
+
+/// The length (1-4) of the valid UTF-8 sequence at text[offset], or 0 when that byte starts none.
+size_t utf8SequenceLength(std::string_view text, size_t offset);
+
 class SourceManager {
  public:
-  /// Adds a buffer; `name` is what diagnostics print (as given, never made absolute).
+  /// Adds a buffer; `name` is what diagnostics print (as given, never made absolute). A leading UTF-8 byte order
+  /// mark is dropped; "\n", "\r\n" and a lone "\r" end lines.
   FileId addBuffer(std::string name, std::string text);
   /// Reads a file from disk; nullopt (and `error` set) when it cannot be read.
   std::optional<FileId> addFile(const std::string& path, std::string* error);
@@ -54,6 +61,7 @@ class SourceManager {
     std::string name;
     std::string text;
     std::vector<uint32_t> lineStarts;  // offset of the first byte of every line
+    bool ascii = true;                 // no byte >= 0x80: a column is a byte offset
   };
   const File& file(FileId id) const;
 

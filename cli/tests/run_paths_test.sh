@@ -35,7 +35,8 @@ awk -v a="$first" -v b="$got" 'BEGIN { exit !(b == 2 * a) }' || fail "relative -
 status=0
 "$tilecraft" run "$add" --shape N=16 --no-profile --in x=missing.npy 2> missing.txt || status=$?
 [ "$status" = 2 ] || fail "missing --in file: exit status $status"
-[ "$(cat missing.txt)" = "error: --in x: no such file 'missing.npy'" ] || fail "missing --in file: $(cat missing.txt)"
+[ "$(cat missing.txt)" = "error: --in x=missing.npy: cannot read 'missing.npy': No such file or directory" ] ||
+  fail "missing --in file: $(cat missing.txt)"
 status=0
 "$tilecraft" run "$add" --shape N=16 --range 3,1 2> range.txt || status=$?
 [ "$status" = 2 ] || fail "bad --range: exit status $status"
@@ -46,14 +47,21 @@ status=0
 status=0
 "$tilecraft" run "$add" --shape N=16 --no-profile --in x 2> badin.txt || status=$?
 [ "$status" = 2 ] || fail "--in without =: exit status $status"
-[ "$(cat badin.txt)" = "error: --in takes NAME=FILE, got 'x'" ] || fail "--in without =: $(cat badin.txt)"
+[ "$(cat badin.txt)" = "error: --in 'x' is not NAME=FILE (e.g. --in x=x.npy)" ] || fail "--in without =: $(cat badin.txt)"
 
-# An output folder that cannot be written: the run passed, the copy did not.
+# An output folder that is a file: refused before anything is built, and the kept folder is not touched.
 touch notadir
 status=0
-"$tilecraft" run "$add" --shape N=16 --no-profile --out-dir notadir --keep kept > notadir.txt || status=$?
-[ "$status" = 1 ] || fail "unwritable --out-dir: exit status $status"
-grep -qx "FAIL add: cannot write 'notadir/z.npy': Not a directory" notadir.txt || fail "unwritable --out-dir: $(cat notadir.txt)"
+"$tilecraft" run "$add" --shape N=16 --no-profile --out-dir notadir --keep unkept 2> notadir.txt || status=$?
+[ "$status" = 2 ] || fail "--out-dir naming a file: exit status $status"
+[ "$(cat notadir.txt)" = "error: --out-dir notadir: 'notadir' is a file, not a folder" ] ||
+  fail "--out-dir naming a file: $(cat notadir.txt)"
+[ ! -e unkept ] || fail "--out-dir naming a file: the --keep folder was made"
+
+# --keep keeps the program; --out-dir gets whole files (written through a temporary and a rename).
+"$tilecraft" run "$add" --shape N=16 --no-profile --out-dir kept-out --keep kept > kept.txt || fail "--keep: $(cat kept.txt)"
+[ -x kept/add ] || fail "--keep: no kept/add"
+[ -f kept-out/z.npy ] && [ ! -e kept-out/z.npy.tmp ] || fail "--out-dir: $(ls kept-out)"
 
 # The launcher's own --range check (the kept program, run by hand).
 status=0

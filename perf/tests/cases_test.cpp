@@ -114,7 +114,8 @@ TEST(CasesCsv, UnknownDtypeIsReported) {
 
 TEST(CasesCsv, BadNumbersAndKindsAreReported) {
   std::string row = "level1,exp,Exp,E,1,\"[[4]]\",\"[\"\"float16\"\"]\",{},,";
-  EXPECT_EQ(rowProblem(kHeader + row + ",fast,measured,1\n"), "line 2: column baseline_us: 'fast' is not a number");
+  EXPECT_EQ(rowProblem(kHeader + row + ",fast,measured,1\n"),
+            "line 2: column baseline_us: 'fast' is not a finite number");
   EXPECT_EQ(rowProblem(kHeader + row + ",1,guessed,1\n"),
             "line 2: column baseline_kind: 'guessed' is neither 'measured' nor 'capped'");
   EXPECT_EQ(rowProblem(kHeader + row + "Exp\xC3\x97x,1,measured,1\n"), "line 2: kernel count 'x'");
