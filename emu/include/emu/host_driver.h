@@ -119,6 +119,12 @@ inline gert::StorageShape storageShape(const std::vector<int64_t>& dims) {
   return s;
 }
 
+inline std::string dimsText(const gert::Shape& s) {
+  std::string t;
+  for (size_t i = 0; i < s.GetDimNum(); ++i) t += (i ? ", " : "") + std::to_string(s.GetDim(i));
+  return "[" + t + "]";
+}
+
 inline std::string shapeText(const gert::Shape& s) {
   std::string t = std::to_string(s.GetDimNum());
   for (size_t i = 0; i < s.GetDimNum(); ++i) t += ' ' + std::to_string(s.GetDim(i));
@@ -229,12 +235,11 @@ inline int runCase(const std::string& casePath, std::ostream& out) {
   if (tiling(&context) != ge::GRAPH_SUCCESS) {
     std::string shapes;
     for (size_t i = 0; i < call.inputShapes.size(); ++i) {
-      shapes += (i ? ", " : "") + op.tcemuInputs()[i < op.tcemuInputs().size() ? i : 0].tcemuName() + "[" +
-                shapeText(call.inputShapes[i].GetStorageShape()) + "]";
+      shapes += (i ? ", " : "") + op.tcemuInputs()[i < op.tcemuInputs().size() ? i : 0].tcemuName() +
+                dimsText(call.inputShapes[i].GetStorageShape());
     }
-    hostFail(
-        op.tcemuAICore().tcemuTilingLoc(),
-        "TilingFunc of " + call.opType + " failed (it returned GRAPH_FAILED) for inputs " + shapes + " (rank first)");
+    hostFail(op.tcemuAICore().tcemuTilingLoc(),
+             "TilingFunc of " + call.opType + " failed (it returned GRAPH_FAILED) for inputs " + shapes);
   }
   if (call.blockDim == 0) {
     hostFail(op.tcemuAICore().tcemuTilingLoc(),

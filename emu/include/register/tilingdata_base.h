@@ -2,7 +2,8 @@
 // optiling with set_/get_ accessors over one byte buffer that SaveToBuffer copies into the tiling. The layout is
 // CANN's: each field at the next multiple of its element size (a struct field at the next multiple of 8), the whole
 // padded to 8 bytes. The emulator also keeps every field's name, type and offset, from which `tilecraft project run`
-// writes the kernel-side struct the CANN build generates.
+// writes the kernel-side struct the CANN build generates. A field macro ends in a declaration without its ';', so
+// the ';' written after it (as everyone does) closes it instead of being an empty declaration.
 #pragma once
 
 #include <cstddef>
@@ -144,7 +145,7 @@ class CTilingDataClassFactory {
                                                                          \
  private:                                                                \
   data_type field_name##_ = 0;                                           \
-  size_t field_name##_offset_ = tcemuAddField(::optiling::FieldInfo(#data_type, #field_name), sizeof(data_type), 1);
+  size_t field_name##_offset_ = tcemuAddField(::optiling::FieldInfo(#data_type, #field_name), sizeof(data_type), 1)
 
 #define TILING_DATA_FIELD_DEF_ARR(arr_type, arr_size, field_name)                                     \
  public:                                                                                              \
@@ -156,14 +157,14 @@ class CTilingDataClassFactory {
                                                                                                       \
  private:                                                                                             \
   size_t field_name##_offset_ =                                                                       \
-      tcemuAddField(::optiling::FieldInfo(#arr_type, #field_name, (arr_size)), sizeof(arr_type), (arr_size));
+      tcemuAddField(::optiling::FieldInfo(#arr_type, #field_name, (arr_size)), sizeof(arr_type), (arr_size))
 
 #define TILING_DATA_FIELD_DEF_STRUCT(struct_type, field_name) \
  public:                                                      \
   struct_type field_name{};                                   \
                                                               \
  private:                                                     \
-  size_t field_name##_offset_ = tcemuAddStruct(#struct_type, #field_name, field_name);
+  size_t field_name##_offset_ = tcemuAddStruct(#struct_type, #field_name, field_name)
 
 #define END_TILING_DATA_DEF \
   }                         \
