@@ -1,8 +1,9 @@
 // The host half of `tilecraft project run`: a program made of the project's op_host sources and this header. Its
-// main (tcemu::host::hostMain) either describes the operator (`describe`: the OpDef's signature and the layout of
-// every registered tiling class, from which the kernel-side struct is written) or runs one case (`case FILE`:
-// InferShape, InferDataType and TilingFunc on the case's inputs, then prints what they set). Output is one record
-// per line, read by project/host_protocol.cpp; a mistake in host code fails with the host code's FILE:LINE.
+// main (tcemu::host::hostMain) either describes the operator (`describe OUT`: the OpDef's signature and the layout
+// of every registered tiling class, from which the kernel-side struct is written) or runs one case (`case FILE OUT`:
+// InferShape, InferDataType and TilingFunc on the case's inputs, then what they set). The records go to OUT, one
+// per line (project/operator_info.cpp reads them), since host code prints what it likes on stdout; a mistake in
+// host code fails with the host code's FILE:LINE.
 #pragma once
 
 #include <cstdio>
@@ -268,15 +269,17 @@ inline int runCase(const std::string& casePath, std::ostream& out) {
 inline int hostMain(int argc, char** argv) {
   std::ostringstream out;
   int status = 2;
-  if (argc == 2 && std::string(argv[1]) == "describe") {
+  if (argc == 3 && std::string(argv[1]) == "describe") {
     status = describe(out);
-  } else if (argc == 3 && std::string(argv[1]) == "case") {
+  } else if (argc == 4 && std::string(argv[1]) == "case") {
     status = runCase(argv[2], out);
   } else {
-    std::fprintf(stderr, "usage: %s describe | case FILE\n", argv[0]);
+    std::fprintf(stderr, "usage: %s describe OUT | case FILE OUT\n", argv[0]);
+    return status;
   }
-  std::fputs(out.str().c_str(), stdout);
-  return status;
+  std::ofstream records(argv[argc - 1], std::ios::binary);
+  records << out.str();
+  return records ? status : 2;
 }
 
 }  // namespace tcemu::host

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <iostream>  // CANN's register headers bring it, and op_host files print with it
 #include <map>
 #include <string>
 #include <vector>

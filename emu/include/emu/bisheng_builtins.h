@@ -1,0 +1,16 @@
+// What the bisheng (ccec) device compiler predefines and CANN's operator build relies on, for the kernels
+// `tilecraft project run` builds. CANN's CPU-debug headers have none of it, so this is not part of
+// kernel_operator.h: a kernel meant for CPU-debug mode must not use these.
+#pragma once
+
+#ifndef __forceinline__
+#define __forceinline__ inline __attribute__((always_inline))
+#endif
+#ifndef likely
+#define likely(x) __builtin_expect(!!(x), 1)
+#endif
+#ifndef unlikely
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#endif
+
+using float32_t = float;
