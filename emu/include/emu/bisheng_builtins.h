@@ -14,3 +14,4 @@
 #endif
 
 using float32_t = float;
+using float16_t = half;

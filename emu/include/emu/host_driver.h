@@ -20,10 +20,10 @@
 
 namespace tcemu::host {
 
-inline const char* optionName(ops::Option o) {
+inline const char* optionName(::ops::Option o) {
   switch (o) {
-    case ops::OPTIONAL: return "optional";
-    case ops::DYNAMIC: return "dynamic";
+    case ::ops::OPTIONAL: return "optional";
+    case ::ops::DYNAMIC: return "dynamic";
     default: return "required";
   }
 }
@@ -42,15 +42,15 @@ inline const char* attrKindName(AttrKind k) {
   }
 }
 
-inline void describeClass(const optiling::TilingDef& def, std::ostream& out) {
-  std::vector<optiling::FieldInfo> fields = def.GetFieldInfo();
-  for (const optiling::FieldInfo& f : fields) {
+inline void describeClass(const ::optiling::TilingDef& def, std::ostream& out) {
+  std::vector<::optiling::FieldInfo> fields = def.GetFieldInfo();
+  for (const ::optiling::FieldInfo& f : fields) {
     if (f.tcemuNested_) {
       describeClass(*f.tcemuNested_(reinterpret_cast<const uint8_t*>(&def) + f.tcemuMember_), out);
     }
   }
   out << "class " << def.GetTilingClassName() << ' ' << def.GetDataSize() << '\n';
-  for (const optiling::FieldInfo& f : fields) {
+  for (const ::optiling::FieldInfo& f : fields) {
     if (f.structType_) {
       out << "field struct " << f.structType_ << ' ' << f.name_ << ' ' << f.tcemuOffset_ << ' ' << f.structSize_ << ' '
           << (f.tcemuNested_ ? "def" : "api") << '\n';
@@ -62,15 +62,15 @@ inline void describeClass(const optiling::TilingDef& def, std::ostream& out) {
   out << "endclass\n";
 }
 
-inline void printParam(const char* what, const ops::OpParamDef& p, std::ostream& out) {
+inline void printParam(const char* what, const ::ops::OpParamDef& p, std::ostream& out) {
   out << what << ' ' << p.tcemuName() << ' ' << optionName(p.tcemuParamType());
-  for (ge::DataType t : p.tcemuDataTypes()) out << ' ' << static_cast<int>(t);
+  for (::ge::DataType t : p.tcemuDataTypes()) out << ' ' << static_cast<int>(t);
   out << '\n';
 }
 
 // The operator: exactly one OP_ADD in the project.
-inline ops::OpDef theOperator(std::string* opLoc) {
-  auto& registry = ops::OpDefFactory::tcemuRegistry();
+inline ::ops::OpDef theOperator(std::string* opLoc) {
+  auto& registry = ::ops::OpDefFactory::tcemuRegistry();
   if (registry.size() != 1) {
     std::string names;
     for (const auto& [name, entry] : registry) names += (names.empty() ? "" : ", ") + name;
@@ -85,7 +85,7 @@ inline ops::OpDef theOperator(std::string* opLoc) {
 
 inline int describe(std::ostream& out) {
   std::string loc;
-  ops::OpDef op = theOperator(&loc);
+  ::ops::OpDef op = theOperator(&loc);
   out << "op " << op.tcemuType() << ' ' << loc << '\n';
   for (const auto& p : op.tcemuInputs()) printParam("input", p, out);
   for (const auto& p : op.tcemuOutputs()) printParam("output", p, out);
@@ -93,10 +93,12 @@ inline int describe(std::ostream& out) {
     out << "attr " << a.tcemuName() << ' ' << attrKindName(a.tcemuValue().kind) << ' '
         << (a.tcemuHasDefault() ? "default" : "required") << '\n';
   }
-  out << "infershape " << (op.GetInferShape() ? 1 : 0) << '\n';
-  out << "tiling " << (op.AICore().GetTiling() ? 1 : 0) << '\n';
-  for (const auto& [opType, create] : optiling::CTilingDataClassFactory::GetInstance().tcemuRegistrations()) {
-    std::shared_ptr<optiling::TilingDef> def = create();
+  const OpImpl* impl = nullptr;
+  if (auto it = opImpls().find(op.tcemuType()); it != opImpls().end()) impl = &it->second;
+  out << "infershape " << (op.GetInferShape() || (impl && impl->inferShape) ? 1 : 0) << '\n';
+  out << "tiling " << (op.AICore().GetTiling() || (impl && impl->tiling) ? 1 : 0) << '\n';
+  for (const auto& [opType, create] : ::optiling::CTilingDataClassFactory::GetInstance().tcemuRegistrations()) {
+    std::shared_ptr<::optiling::TilingDef> def = create();
     out << "register " << opType << ' ' << def->GetTilingClassName() << '\n';
     describeClass(*def, out);
   }
@@ -106,13 +108,13 @@ inline int describe(std::ostream& out) {
 // A case file: `input DTYPE PATH|- RANK DIMS...`, `output DTYPE RANK DIMS...` (a shape to use without InferShape;
 // RANK -1 for none), `attr INDEX VALUE...` (in OpDef order, the kind's text form).
 struct CaseInput {
-  ge::DataType dtype = ge::DT_UNDEFINED;
+  ::ge::DataType dtype = ::ge::DT_UNDEFINED;
   std::string path;
   std::vector<int64_t> dims;
 };
 
-inline gert::StorageShape storageShape(const std::vector<int64_t>& dims) {
-  gert::StorageShape s;
+inline ::gert::StorageShape storageShape(const std::vector<int64_t>& dims) {
+  ::gert::StorageShape s;
   for (int64_t d : dims) {
     s.MutableOriginShape().AppendDim(d);
     s.MutableStorageShape().AppendDim(d);
@@ -120,13 +122,13 @@ inline gert::StorageShape storageShape(const std::vector<int64_t>& dims) {
   return s;
 }
 
-inline std::string dimsText(const gert::Shape& s) {
+inline std::string dimsText(const ::gert::Shape& s) {
   std::string t;
   for (size_t i = 0; i < s.GetDimNum(); ++i) t += (i ? ", " : "") + std::to_string(s.GetDim(i));
   return "[" + t + "]";
 }
 
-inline std::string shapeText(const gert::Shape& s) {
+inline std::string shapeText(const ::gert::Shape& s) {
   std::string t = std::to_string(s.GetDimNum());
   for (size_t i = 0; i < s.GetDimNum(); ++i) t += ' ' + std::to_string(s.GetDim(i));
   return t;
@@ -143,13 +145,13 @@ inline AttrValue parseAttr(AttrKind kind, std::istringstream& in) {
     case AttrKind::ListInt: {
       std::vector<int64_t> xs;
       for (int64_t x; in >> x;) xs.push_back(x);
-      v.ints = gert::TypedContinuousVector<int64_t>(xs);
+      v.ints = ::gert::TypedContinuousVector<int64_t>(xs);
       break;
     }
     case AttrKind::ListFloat: {
       std::vector<float> xs;
       for (float x; in >> x;) xs.push_back(x);
-      v.floats = gert::TypedContinuousVector<float>(xs);
+      v.floats = ::gert::TypedContinuousVector<float>(xs);
       break;
     }
     default: break;
@@ -159,16 +161,16 @@ inline AttrValue parseAttr(AttrKind kind, std::istringstream& in) {
 
 inline int runCase(const std::string& casePath, std::ostream& out) {
   std::string opLoc;
-  ops::OpDef op = theOperator(&opLoc);
+  ::ops::OpDef op = theOperator(&opLoc);
   OpCall call;
   call.opType = op.tcemuType();
-  static fe::PlatFormInfos platform;
+  static ::fe::PlatFormInfos platform;
   call.platform = &platform;
   std::vector<AttrValue> attrs;
   for (const auto& a : op.tcemuAttrs()) attrs.push_back(a.tcemuValue());
   std::vector<CaseInput> inputs;
   std::vector<std::vector<int64_t>> givenOutputs;
-  std::vector<ge::DataType> outputTypes;
+  std::vector<::ge::DataType> outputTypes;
   std::ifstream file(casePath);
   for (std::string line; std::getline(file, line);) {
     std::istringstream in(line);
@@ -178,13 +180,13 @@ inline int runCase(const std::string& casePath, std::ostream& out) {
       CaseInput c;
       int dtype = 0, rank = 0;
       in >> dtype >> c.path >> rank;
-      c.dtype = static_cast<ge::DataType>(dtype);
+      c.dtype = static_cast<::ge::DataType>(dtype);
       for (int i = 0; i < rank; ++i) c.dims.push_back(0), in >> c.dims.back();
       inputs.push_back(c);
     } else if (what == "output") {
       int dtype = 0, rank = 0;
       in >> dtype >> rank;
-      outputTypes.push_back(static_cast<ge::DataType>(dtype));
+      outputTypes.push_back(static_cast<::ge::DataType>(dtype));
       std::vector<int64_t> dims;
       for (int i = 0; i < rank; ++i) dims.push_back(0), in >> dims.back();
       givenOutputs.push_back(rank < 0 ? std::vector<int64_t>{-1} : dims);
@@ -197,54 +199,59 @@ inline int runCase(const std::string& casePath, std::ostream& out) {
   std::vector<std::vector<char>> data(inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) {
     call.inputShapes.push_back(storageShape(inputs[i].dims));
-    gert::Tensor t(call.inputShapes.back(), gert::StorageFormat(), inputs[i].dtype);
+    ::gert::Tensor t(call.inputShapes.back(), ::gert::StorageFormat(), inputs[i].dtype);
     if (inputs[i].path != "-") {
       std::ifstream bytes(inputs[i].path, std::ios::binary);
       data[i].assign(std::istreambuf_iterator<char>(bytes), std::istreambuf_iterator<char>());
     }
     call.inputTensors.push_back(t);
-    call.inputDescs.emplace_back(inputs[i].dtype, gert::StorageFormat());
+    call.inputDescs.emplace_back(inputs[i].dtype, ::gert::StorageFormat());
   }
   for (size_t i = 0; i < inputs.size(); ++i) call.inputTensors[i].tcemuSetData(data[i].data(), data[i].size());
   for (size_t i = 0; i < outputTypes.size(); ++i) {
-    call.outputDescs.emplace_back(outputTypes[i], gert::StorageFormat());
-    call.outputShapes.push_back(givenOutputs[i] == std::vector<int64_t>{-1} ? gert::StorageShape()
+    call.outputDescs.emplace_back(outputTypes[i], ::gert::StorageFormat());
+    call.outputShapes.push_back(givenOutputs[i] == std::vector<int64_t>{-1} ? ::gert::StorageShape()
                                                                             : storageShape(givenOutputs[i]));
   }
-  call.attrs = gert::RuntimeAttrs(attrs);
-  if (auto infer = op.GetInferShape()) {
-    for (auto& s : call.outputShapes) s = gert::StorageShape();
-    gert::InferShapeContext context(&call);
-    if (infer(&context) != ge::GRAPH_SUCCESS) {
-      hostFail(op.tcemuInferShapeLoc(), "InferShape of " + call.opType + " failed (it returned GRAPH_FAILED)");
+  call.attrs = ::gert::RuntimeAttrs(attrs);
+  const OpImpl* impl = nullptr;
+  if (auto it = opImpls().find(call.opType); it != opImpls().end()) impl = &it->second;
+  if (impl) call.compileInfo = impl->compileInfo.get();
+  auto inferShapeFn = op.GetInferShape() ? op.GetInferShape() : impl ? impl->inferShape : nullptr;
+  SrcLoc inferShapeLoc = op.GetInferShape() ? op.tcemuInferShapeLoc() : impl ? impl->loc : SrcLoc{};
+  if (auto infer = inferShapeFn) {
+    for (auto& s : call.outputShapes) s = ::gert::StorageShape();
+    ::gert::InferShapeContext context(&call);
+    if (infer(&context) != ::ge::GRAPH_SUCCESS) {
+      hostFail(inferShapeLoc, "InferShape of " + call.opType + " failed (it returned GRAPH_FAILED)");
     }
     for (auto& s : call.outputShapes) s.MutableOriginShape() = s.GetStorageShape();
   }
-  if (auto inferType = op.GetInferDataType()) {
-    gert::InferDataTypeContext context(&call);
-    if (inferType(&context) != ge::GRAPH_SUCCESS) {
+  auto inferTypeFn = op.GetInferDataType() ? op.GetInferDataType() : impl ? impl->inferDataType : nullptr;
+  if (auto inferType = inferTypeFn) {
+    ::gert::InferDataTypeContext context(&call);
+    if (inferType(&context) != ::ge::GRAPH_SUCCESS) {
       hostFail(op.tcemuInferDataTypeLoc(), "InferDataType of " + call.opType + " failed (it returned GRAPH_FAILED)");
     }
   }
-  auto tiling = op.AICore().GetTiling();
+  auto tiling = op.AICore().GetTiling() ? op.AICore().GetTiling() : impl ? impl->tiling : nullptr;
+  SrcLoc tilingLoc = op.AICore().GetTiling() ? op.tcemuAICore().tcemuTilingLoc() : impl ? impl->loc : SrcLoc{};
   if (!tiling) {
     std::fprintf(stderr, "%s: error: %s registers no tiling function; hint: this->AICore().SetTiling(TilingFunc)\n",
                  opLoc.c_str(), call.opType.c_str());
     return 2;
   }
-  gert::TilingContext context(&call);
-  if (tiling(&context) != ge::GRAPH_SUCCESS) {
+  ::gert::TilingContext context(&call);
+  if (tiling(&context) != ::ge::GRAPH_SUCCESS) {
     std::string shapes;
     for (size_t i = 0; i < call.inputShapes.size(); ++i) {
       shapes += (i ? ", " : "") + op.tcemuInputs()[i < op.tcemuInputs().size() ? i : 0].tcemuName() +
                 dimsText(call.inputShapes[i].GetStorageShape());
     }
-    hostFail(op.tcemuAICore().tcemuTilingLoc(),
-             "TilingFunc of " + call.opType + " failed (it returned GRAPH_FAILED) for inputs " + shapes);
+    hostFail(tilingLoc, "TilingFunc of " + call.opType + " failed (it returned GRAPH_FAILED) for inputs " + shapes);
   }
   if (call.blockDim == 0) {
-    hostFail(op.tcemuAICore().tcemuTilingLoc(),
-             "TilingFunc of " + call.opType + " set no block dim; hint: context->SetBlockDim(cores)");
+    hostFail(tilingLoc, "TilingFunc of " + call.opType + " set no block dim; hint: context->SetBlockDim(cores)");
   }
   for (size_t i = 0; i < call.outputShapes.size(); ++i) {
     out << "output " << static_cast<int>(call.outputDescs[i].GetDataType()) << ' '

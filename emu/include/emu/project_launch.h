@@ -48,7 +48,8 @@ inline int launchMain(int argc, char** argv, int tensors, Launch launch) {
   std::vector<size_t> sizes;
   for (int t = 0; t < tensors; ++t) {
     size_t bytes = std::strtoull(argv[6 + 3 * t + 2], nullptr, 10);
-    auto* p = static_cast<uint8_t*>(AscendC::GmAlloc(bytes ? bytes : 32));
+    // aclrtMalloc's rule: the size rounded up to 32 bytes, plus 32 (so a kernel's aligned tail read stays inside).
+    auto* p = static_cast<uint8_t*>(AscendC::GmAlloc((bytes + 31) / 32 * 32 + 32));
     std::string in = argv[6 + 3 * t];
     if (in != "-" && !readInto(in, p, bytes)) {
       std::fprintf(stderr, "error: cannot read %zu bytes from '%s'\n", bytes, in.c_str());

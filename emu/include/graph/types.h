@@ -9,6 +9,8 @@
 
 namespace ge {
 
+using float32_t = float;
+
 // clang-format off
 enum DataType {
   DT_FLOAT = 0, DT_FLOAT16 = 1, DT_INT8 = 2, DT_INT32 = 3, DT_UINT8 = 4, DT_INT16 = 6, DT_UINT16 = 7,

@@ -21,6 +21,7 @@ struct OpCall {
   std::vector<gert::CompileTimeTensorDesc> outputDescs;
   gert::RuntimeAttrs attrs;
   fe::PlatFormInfos* platform = nullptr;
+  const void* compileInfo = nullptr;
   // Set by TilingFunc.
   uint32_t blockDim = 0;
   uint64_t tilingKey = 0;

@@ -9,10 +9,11 @@ namespace gert {
 class TilingContext : public ExtendedKernelContext {
  public:
   using ExtendedKernelContext::ExtendedKernelContext;
-  const void* GetCompileInfo() const { return nullptr; }
+  // TilingParse<T>'s T, default-constructed: there is no compile-time JSON to parse.
+  const void* GetCompileInfo() const { return call_->compileInfo; }
   template <typename T>
   const T* GetCompileInfo() const {
-    return nullptr;
+    return static_cast<const T*>(call_->compileInfo);
   }
   const StorageShape* GetInputShape(const size_t index) const {
     return index < call_->inputShapes.size() ? &call_->inputShapes[index] : nullptr;
