@@ -120,13 +120,14 @@ def run_task(task, args):
     recorder = Recorder()  # before module.py, which may import kernel_gen_ops at its top
     sys.modules['kernel_gen_ops'] = recorder
     sys.path.insert(0, validation)
+    sys.path.insert(1, os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(task)))))  # framework/
     try:
         prep = load(os.path.join(validation, 'prepare_inputs.py'), 'prepare_inputs_' + os.path.basename(task))
         module = load(os.path.join(validation, 'module.py'), 'module_' + os.path.basename(task))
     except Exception as e:  # noqa: BLE001 - any import failure means no golden
         return [('golden', f'import: {type(e).__name__}: {e}')]
     finally:
-        sys.path.pop(0)
+        del sys.path[0:2]
     results = []
     for row in rows:
         torch.manual_seed(0)

@@ -15,3 +15,8 @@
 
 using float32_t = float;
 using float16_t = half;
+
+// The device build compiles ASSERT out (CANN's CPU-debug mode checks it): answers validated on the NPU have ASSERTs
+// whose argument does not even compile (an unqualified GetBlockNum()).
+#undef ASSERT
+#define ASSERT(x) ((void)0)
