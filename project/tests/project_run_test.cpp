@@ -199,8 +199,25 @@ TEST_F(ProjectRunTest, UsageErrors) {
   EXPECT_EQ(run({dir_, {"x=" + h}, {}, {}, "", "", 120}), 2);
   EXPECT_EQ(err_.str(), "error: KeyedScale takes no inputs x f16 (" + dir_ +
                             "/op_host/keyed_scale.cpp:54: OpDef dtype combinations: x float32)\n");
+  EXPECT_EQ(run({dir_, {"x"}, {}, {}, "", "", 120}), 2);
+  EXPECT_EQ(err_.str(), "error: --in takes NAME=FILE.npy, got 'x'\n");
+  EXPECT_EQ(run({dir_, {"x=" + x}, {}, {"z=" + x}, "", "", 120}), 2);
+  EXPECT_EQ(err_.str(), "error: --expect z: KeyedScale has no output or input 'z' (its outputs: y)\n");
   EXPECT_EQ(run({dir_, {"x=" + tmp_.string() + "/missing.npy"}, {}, {}, "", "", 120}), 2);
   EXPECT_EQ(err_.str(), "error: --in x: no such file '" + tmp_.string() + "/missing.npy'\n");
+}
+
+TEST_F(ProjectRunTest, HostProblemsBeforeAnyCase) {
+  const std::string data = std::string(TILECRAFT_SOURCE_DIR) + "/project/tests/data/";
+  EXPECT_EQ(run({data + "no_op", {}, {}, {}, "", "", 120}), 2);
+  EXPECT_NE(err_.str().find("error: op_host registers 0 operators with OP_ADD (); a project has one\n"),
+            std::string::npos)
+      << err_.str();
+  EXPECT_EQ(run({data + "broken_host", {}, {}, {}, "", "", 120}), 1);
+  EXPECT_NE(err_.str().find(data + "broken_host/op_host/broken_host.cpp:5:"), std::string::npos) << err_.str();
+  EXPECT_NE(err_.str().find("error: " + data + "broken_host/op_host does not build against the emulator's host API\n"),
+            std::string::npos)
+      << err_.str();
 }
 
 }  // namespace
