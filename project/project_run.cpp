@@ -143,9 +143,18 @@ bool findLayout(const std::string& dir, ProjectLayout& layout, std::string* erro
       return false;
     }
   }
-  layout.hostSources = cppFiles(fs::path(layout.absDir) / "op_host");
+  // An op_host folder may also hold the operator's aclnn API (opdev/, aclnn/ includes): msopgen builds that into
+  // the op API library, not into the tiling program.
+  for (const std::string& file : cppFiles(fs::path(layout.absDir) / "op_host")) {
+    std::string text = support::readFile(file).value_or("");
+    bool aclnn = false;
+    for (const char* api : {"\"opdev/", "\"aclnn/", "\"aclnn_kernels/", "\"level0/", "\"level2/", "<opdev/"}) {
+      aclnn = aclnn || text.find(std::string("#include ") + api) != std::string::npos;
+    }
+    if (!aclnn) layout.hostSources.push_back(file);
+  }
   if (layout.hostSources.empty()) {
-    *error = fmt::format("error: {}/op_host: no .cpp file (the OpDef, TilingFunc and InferShape)", dir);
+    *error = fmt::format("error: {}/op_host: no .cpp file with the OpDef, TilingFunc and InferShape", dir);
     return false;
   }
   std::vector<std::string> kernels = cppFiles(fs::path(layout.absDir) / "op_kernel");

@@ -111,11 +111,21 @@ def classify(status, out, err):
     return 'failed', first
 
 
+def typed(value):
+    """A test_cases.csv cell as pandas.read_csv reads it (NPUKernelBench's framework does): int, float, bool, str."""
+    for convert in (int, float):
+        try:
+            return convert(value)
+        except (TypeError, ValueError):
+            pass
+    return {'True': True, 'False': False}.get(value, value)
+
+
 def run_task(task, args):
     answer = os.path.join(task, 'answer', '0')
     validation = os.path.join(task, 'validation')
     with open(os.path.join(validation, 'test_cases.csv')) as f:
-        rows = list(csv.DictReader(f, delimiter=';'))[:args.cases]
+        rows = [{k: typed(v) for k, v in row.items()} for row in csv.DictReader(f, delimiter=';')][:args.cases]
     stub_npu_modules()
     recorder = Recorder()  # before module.py, which may import kernel_gen_ops at its top
     sys.modules['kernel_gen_ops'] = recorder

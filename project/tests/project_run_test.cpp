@@ -189,7 +189,7 @@ TEST_F(ProjectRunTest, UsageErrors) {
   fs::create_directories(tmp_ / "p" / "op_kernel");
   EXPECT_EQ(run({(tmp_ / "p").string(), {}, {}, {}, "", "", 120}), 2);
   EXPECT_EQ(err_.str(),
-            "error: " + (tmp_ / "p").string() + "/op_host: no .cpp file (the OpDef, TilingFunc and InferShape)\n");
+            "error: " + (tmp_ / "p").string() + "/op_host: no .cpp file with the OpDef, TilingFunc and InferShape\n");
   EXPECT_EQ(run({dir_, {}, {}, {}, "", "", 120}), 2);
   EXPECT_EQ(err_.str(), "error: input 'x' of KeyedScale has no data: pass --in x=FILE.npy\n");
   EXPECT_EQ(run({dir_, {"w=" + x}, {}, {}, "", "", 120}), 2);

@@ -11,14 +11,14 @@
 #include <vector>
 
 #include "emu/host_call.h"
+#include "exe_graph/runtime/infer_datatype_context.h"
+#include "exe_graph/runtime/infer_shape_context.h"
+#include "exe_graph/runtime/tiling_context.h"
+#include "exe_graph/runtime/tiling_parse_context.h"
 
 namespace gert {
-class TilingContext;
-class InferShapeContext;
 class InferShapeRangeContext;
-class InferDataTypeContext;
 class KernelContext;
-class TilingParseContext;
 }  // namespace gert
 
 namespace tcemu::host {
