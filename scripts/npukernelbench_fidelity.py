@@ -48,7 +48,8 @@ def save_npy(path, tensor):
 
 
 def stub_npu_modules():
-    for name in ['torch_npu', 'torch_npu.contrib', 'torch_npu.contrib.transfer_to_npu']:
+    # torch_npu is the NPU; pandas is imported (not used for goldens) by NPUKernelBench's framework/utils.py.
+    for name in ['torch_npu', 'torch_npu.contrib', 'torch_npu.contrib.transfer_to_npu', 'pandas']:
         sys.modules.setdefault(name, types.ModuleType(name))
     sys.modules['torch_npu.contrib'].transfer_to_npu = sys.modules['torch_npu.contrib.transfer_to_npu']
     sys.modules['torch_npu'].contrib = sys.modules['torch_npu.contrib']
@@ -82,13 +83,18 @@ def reference(module, init, inputs):
     except RuntimeError as e:
         if 'Half' not in str(e) and 'BFloat16' not in str(e):
             raise
-    low = [t.dtype for t in inputs if isinstance(t, torch.Tensor) and t.dtype in (torch.float16, torch.bfloat16)]
+    flat = [x for v in inputs for x in (v if isinstance(v, (list, tuple)) else [v])]
+    low = [t.dtype for t in flat if isinstance(t, torch.Tensor) and t.dtype in (torch.float16, torch.bfloat16)]
 
     def up(v):
+        if isinstance(v, (list, tuple)):
+            return type(v)(up(x) for x in v)
         return v.float() if isinstance(v, torch.Tensor) and v.dtype in (torch.float16, torch.bfloat16) else v
     out = module.Model(*[up(v) for v in init])(*[up(v) for v in inputs])
 
     def down(v):
+        if isinstance(v, (list, tuple)):
+            return type(v)(down(x) for x in v)
         return v.to(low[0]) if isinstance(v, torch.Tensor) and v.dtype == torch.float32 and low else v
     return type(out)(down(v) for v in out) if isinstance(out, (list, tuple)) else down(out)
 
