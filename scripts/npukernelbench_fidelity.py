@@ -137,13 +137,15 @@ def run_task(task, args):
     sys.modules['kernel_gen_ops'] = recorder
     sys.path.insert(0, validation)
     sys.path.insert(1, os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(task)))))  # framework/
+    argv, sys.argv = sys.argv, sys.argv[:1]  # framework/ parses the command line when imported
     try:
         prep = load(os.path.join(validation, 'prepare_inputs.py'), 'prepare_inputs_' + os.path.basename(task))
         module = load(os.path.join(validation, 'module.py'), 'module_' + os.path.basename(task))
-    except Exception as e:  # noqa: BLE001 - any import failure means no golden
+    except (Exception, SystemExit) as e:  # noqa: BLE001 - any import failure means no golden
         return [('golden', f'import: {type(e).__name__}: {e}')]
     finally:
         del sys.path[0:2]
+        sys.argv = argv
     results = []
     for row in rows:
         torch.manual_seed(0)
