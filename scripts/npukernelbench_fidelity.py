@@ -213,7 +213,25 @@ def main():
     parser.add_argument('--timeout', type=int, default=300)
     parser.add_argument('--only', default='', help='a regular expression on the task path')
     parser.add_argument('--json', default='', help='write the results here')
+    parser.add_argument('--merge', nargs='+', default=[], metavar='JSON',
+                        help='instead of running: the latest verdict per task over earlier --json files (a rerun '
+                             'of some tasks after a fix), summed by level and verdict')
     args = parser.parse_args()
+    if args.merge:
+        latest = {}
+        for path in args.merge:
+            with open(path) as f:
+                for row in json.load(f)['results']:
+                    latest[row['task']] = row
+        table = {}
+        for row in latest.values():
+            key = (row['task'].split('/')[0], row['verdict'])
+            table[key] = table.get(key, 0) + 1
+        for (level, verdict), n in sorted(table.items()):
+            print(f'{level} {verdict} {n}')
+        for row in sorted(latest.values(), key=lambda r: r['task']):
+            print(f"{row['verdict']:13} {row['task']}  {row['detail']}"[:300])
+        return
     args.tilecraft = os.path.abspath(args.tilecraft)
     tasks = []
     for level in args.levels:

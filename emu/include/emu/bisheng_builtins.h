@@ -21,3 +21,8 @@ using float16_t = half;
 // (`this->n = n ASSERT(n != 0);`).
 #undef ASSERT
 #define ASSERT(x)
+
+// The device compiler's block queries (what AscendC's GetBlockIdx/GetBlockNum are built on): the block, not the
+// vector core within it.
+inline int64_t get_block_idx() { return block_idx; }
+inline int64_t get_block_num() { return block_num; }
