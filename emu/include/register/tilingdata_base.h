@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstring>
+#include <iostream>  // CANN's brings it; op_host files print with it
 #include <map>
 #include <memory>
 #include <string>
