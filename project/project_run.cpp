@@ -1,0 +1,641 @@
+#include "project/project_run.h"
+
+#include <stdlib.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <ostream>
+#include <system_error>
+
+#include <fmt/format.h>
+
+#include "interp/compare.h"
+#include "interp/npy.h"
+#include "project/operator_info.h"
+#include "project/tensor_bytes.h"
+#include "support/files.h"
+
+namespace tilecraft::project {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::vector<std::string> cppFiles(const fs::path& dir) {
+  std::vector<std::string> files;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    if (entry.is_regular_file() && entry.path().extension() == ".cpp") files.push_back(entry.path().string());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+std::string joinNames(const std::vector<std::string>& paths) {
+  std::string s;
+  for (const std::string& p : paths) s += (s.empty() ? "" : ", ") + fs::path(p).filename().string();
+  return s;
+}
+
+// Messages name the project's files as the user spelled its folder, not as the build saw them.
+std::string userPaths(std::string text, const ProjectLayout& layout) {
+  std::string from = layout.absDir + "/";
+  std::string to = layout.dir.empty() || layout.dir == "." ? "" : layout.dir + (layout.dir.back() == '/' ? "" : "/");
+  for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
+    text.replace(at, from.size(), to);
+  }
+  return text;
+}
+
+bool splitSpec(const std::string& spec, std::string& name, std::string& value) {
+  size_t eq = spec.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size()) return false;
+  name = spec.substr(0, eq);
+  value = spec.substr(eq + 1);
+  return true;
+}
+
+std::string shapeText(const std::vector<int64_t>& shape) {
+  std::string s;
+  for (int64_t d : shape) s += (s.empty() ? "" : ", ") + std::to_string(d);
+  return "[" + s + "]";
+}
+
+struct Work {
+  fs::path root;
+  bool temporary = false;
+  ~Work() {
+    std::error_code ec;
+    if (temporary) fs::remove_all(root, ec);
+  }
+};
+
+std::optional<std::string> makeWork(const std::string& keepDir, Work& work) {
+  if (!keepDir.empty()) {
+    std::error_code ec;
+    fs::create_directories(keepDir, ec);
+    if (ec) return fmt::format("error: --keep {}: cannot create the folder: {}", keepDir, ec.message());
+    work.root = fs::absolute(keepDir);
+    return std::nullopt;
+  }
+  std::string pattern = (fs::temp_directory_path() / "tilecraft-project-XXXXXX").string();
+  if (::mkdtemp(pattern.data()) == nullptr) return std::string("error: cannot create a temporary folder");
+  work.root = pattern;
+  work.temporary = true;
+  return std::nullopt;
+}
+
+runner::Limits runLimits(double seconds) {
+  runner::Limits limits;
+  limits.wallSeconds = seconds;
+  return limits;
+}
+
+bool writeOrSay(const fs::path& path, const std::string& bytes, std::ostream& err) {
+  std::string error;
+  if (support::writeFileAtomically(path, bytes, &error)) return true;
+  err << "error: " << error << '\n';
+  return false;
+}
+
+// A program's failed run as the user should read it; the exit status it maps to.
+int reportRun(const char* what, const runner::RunResult& run, const ProjectLayout& layout, std::ostream& err) {
+  if (run.status == runner::RunStatus::CheckFailed) {
+    err << userPaths(run.message, layout);
+    if (!run.message.empty() && run.message.back() != '\n') err << '\n';
+    return 3;
+  }
+  std::string text = userPaths(run.err, layout);
+  if (!text.empty()) err << text << (text.back() == '\n' ? "" : "\n");
+  err << fmt::format("error: the {} program failed: {} ({})\n", what, runner::runStatusName(run.status),
+                     userPaths(run.message, layout));
+  return run.exitCode == 2 ? 2 : 1;
+}
+
+struct Buffer {
+  std::string name;
+  dsl::DType dtype = dsl::DType::F32;
+  std::vector<int64_t> shape;
+  bool isOutput = false;
+};
+
+}  // namespace
+
+bool findLayout(const std::string& dir, ProjectLayout& layout, std::string* error) {
+  layout.dir = dir;
+  std::error_code ec;
+  layout.absDir = fs::absolute(dir, ec).lexically_normal().string();
+  if (!layout.absDir.empty() && layout.absDir.back() == '/') layout.absDir.pop_back();
+  if (!fs::is_directory(dir, ec)) {
+    *error = fmt::format("error: {}: no such folder", dir);
+    return false;
+  }
+  for (const char* sub : {"op_host", "op_kernel"}) {
+    if (!fs::is_directory(fs::path(dir) / sub, ec)) {
+      *error = fmt::format(
+          "error: {}: no {}/ folder (a CANN operator project, as msopgen lays it out, has op_host/ "
+          "and op_kernel/)",
+          dir, sub);
+      return false;
+    }
+  }
+  // An op_host folder may also hold the operator's aclnn API (opdev/, aclnn/ includes): msopgen builds that into
+  // the op API library, not into the tiling program.
+  for (const std::string& file : cppFiles(fs::path(layout.absDir) / "op_host")) {
+    std::string text = support::readFile(file).value_or("");
+    bool aclnn = false;
+    for (const char* api : {"\"opdev/", "\"aclnn/", "\"aclnn_kernels/", "\"level0/", "\"level2/", "<opdev/"}) {
+      aclnn = aclnn || text.find(std::string("#include ") + api) != std::string::npos;
+    }
+    if (!aclnn) layout.hostSources.push_back(file);
+  }
+  if (layout.hostSources.empty()) {
+    *error = fmt::format("error: {}/op_host: no .cpp file with the OpDef, TilingFunc and InferShape", dir);
+    return false;
+  }
+  std::vector<std::string> kernels = cppFiles(fs::path(layout.absDir) / "op_kernel");
+  if (kernels.size() != 1) {
+    *error = kernels.empty() ? fmt::format("error: {}/op_kernel: no .cpp file (the kernel)", dir)
+                             : fmt::format("error: {}/op_kernel: {} .cpp files ({}); a project has one kernel", dir,
+                                           kernels.size(), joinNames(kernels));
+    return false;
+  }
+  layout.kernelSource = kernels.front();
+  return true;
+}
+
+std::string kernelEntryName(const std::string& opType) {
+  std::string name;
+  for (size_t i = 0; i < opType.size(); ++i) {
+    char c = opType[i];
+    if (std::isupper(static_cast<unsigned char>(c))) {
+      bool prevLower = i > 0 && (std::islower(static_cast<unsigned char>(opType[i - 1])) ||
+                                 std::isdigit(static_cast<unsigned char>(opType[i - 1])));
+      bool nextLower = i + 1 < opType.size() && std::islower(static_cast<unsigned char>(opType[i + 1]));
+      bool prevUpper = i > 0 && std::isupper(static_cast<unsigned char>(opType[i - 1]));
+      if (i > 0 && (prevLower || (prevUpper && nextLower))) name += '_';
+      name += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    } else {
+      name += c;
+    }
+  }
+  return name;
+}
+
+std::string kernelMode(const std::string& text) {
+  if (text.find("KERNEL_TYPE_AIV_ONLY") != std::string::npos) return "aiv";
+  if (text.find("KERNEL_TYPE_AIC_ONLY") != std::string::npos) return "aic";
+  if (text.find("KERNEL_TYPE_MIX_AIC_1_1") != std::string::npos) return "mix11";
+  if (text.find("KERNEL_TYPE_MIX_AIC_1_2") != std::string::npos) return "mix";
+  for (const char* cube : {"matmul_intf.h", "Mmad", "Matmul<", "MatmulImpl<"}) {
+    if (text.find(cube) != std::string::npos) return "mix";
+  }
+  return "aiv";
+}
+
+namespace {
+
+// The host half: op_host's sources and the emulator's host driver in one program.
+std::string hostDriverSource(const ProjectLayout& layout) {
+  std::string s =
+      "// Generated by tilecraft project run: the project's op_host sources and the emulator's host driver.\n";
+  for (const std::string& src : layout.hostSources)
+    s += fmt::format("#include \"{}\"\n", fs::path(src).filename().string());
+  s += "#include \"emu/host_driver.h\"\n\nint main(int argc, char** argv) { return tcemu::host::hostMain(argc, argv); "
+       "}\n";
+  return s;
+}
+
+// The entry is renamed while the kernel is compiled (the API headers come first, so only the kernel sees the
+// macro): an operator named after a C library function (Sqrt -> `sqrt`) would otherwise clash with it.
+std::string kernelDriverSource(const ProjectLayout& layout, const std::string& entry, size_t tensors) {
+  std::string args;
+  for (size_t i = 0; i < tensors + 2; ++i) args += fmt::format("{}a[{}]", i ? ", " : "", i);
+  return fmt::format(
+      "// Generated by tilecraft project run: the project's kernel with its tiling struct, launched as CANN does.\n"
+      "#include \"tc_kernel_tiling.h\"\n"
+      "#include \"emu/project_launch.h\"\n"
+      "#include \"emu/bisheng_builtins.h\"\n\n"
+      "#define {0} tc_entry_{0}\n"
+      "#include \"{1}\"\n"
+      "#undef {0}\n\n"
+      "namespace {{\n"
+      "void tcLaunch(GM_ADDR* a, uint32_t blockDim) {{\n"
+      "  ::tcemu::runKernel(\"{0}\", blockDim, [&]() {{ tc_entry_{0}({2}); }});\n"
+      "}}\n"
+      "}}  // namespace\n\n"
+      "int main(int argc, char** argv) {{ return tcemu::project::launchMain(argc, argv, {3}, &tcLaunch); }}\n",
+      entry, fs::path(layout.kernelSource).filename().string(), args, tensors);
+}
+
+class ProjectRun {
+ public:
+  ProjectRun(const ProjectOptions& options, runner::BuildRunService& service, std::ostream& out, std::ostream& err)
+      : options_(options), service_(service), out_(out), err_(err) {}
+
+  int run() {
+    std::string error;
+    if (!findLayout(options_.dir, layout_, &error)) return usage(error);
+    if (auto e = makeWork(options_.keepDir, work_)) return usage(*e);
+    if (int status = buildHost()) return status;
+    if (int status = describe()) return status;
+    if (int status = readInputs()) return status;
+    if (int status = runHost()) return status;
+    if (int status = runKernel()) return status;
+    return finish();
+  }
+
+ private:
+  int usage(const std::string& message) {
+    err_ << message << '\n';
+    return 2;
+  }
+
+  int buildHost() {
+    fs::path dir = work_.root / "host";
+    fs::create_directories(dir);
+    if (!writeOrSay(dir / "host_main.cpp", hostDriverSource(layout_), err_)) return 1;
+    runner::BuildRequest request;
+    request.source = (dir / "host_main.cpp").string();
+    request.includeDirs = {(fs::path(layout_.absDir) / "op_host").string()};
+    request.warnings = false;  // the project's own code: its warnings are not ours to fail on
+    runner::BuildResult built = service_.build(request);
+    if (!built.ok) {
+      err_ << userPaths(built.diagnostics, layout_);
+      err_ << fmt::format("error: {}/op_host does not build against the emulator's host API\n", layout_.dir);
+      return 1;
+    }
+    hostProgram_ = built.program;
+    return 0;
+  }
+
+  // The records the host program wrote to its last argument, or nullopt after reporting why there are none.
+  std::optional<std::string> runHostProgram(std::vector<std::string> args, int& status) {
+    runner::RunRequest request;
+    request.program = hostProgram_;
+    request.args = std::move(args);
+    request.workDir = (work_.root / "host").string();
+    request.readOnlyPaths = {layout_.absDir};
+    request.limits = runLimits(options_.timeoutSeconds);
+    fs::path records = work_.root / "host" / request.args.back();
+    std::error_code ec;
+    fs::remove(records, ec);
+    runner::RunResult result = service_.run(request);
+    if (result.status != runner::RunStatus::Passed) {
+      status = reportRun("host", result, layout_, err_);
+      return std::nullopt;
+    }
+    std::optional<std::string> text = support::readFile(records);
+    if (!text) {
+      err_ << "error: the host program wrote no records\n";
+      status = 1;
+    }
+    return text;
+  }
+
+  int describe() {
+    int status = 0;
+    auto result = runHostProgram({"describe", "describe.txt"}, status);
+    if (!result) return status;
+    std::string error;
+    auto info = parseDescription(*result, &error);
+    if (!info) {
+      err_ << "error: " << error << '\n';
+      return 1;
+    }
+    info_ = *info;
+    info_.location = userPaths(info_.location, layout_);
+    entry_ = kernelEntryName(info_.type);
+    out_ << fmt::format("project {}: operator {} ({}), kernel {} ({}), {} input(s), {} output(s)\n", layout_.dir,
+                        info_.type, info_.location, entry_, userPaths(layout_.kernelSource, layout_),
+                        info_.inputs.size(), info_.outputs.size());
+    return 0;
+  }
+
+  std::optional<interp::HostTensor> readNpy(const std::string& flag, const std::string& name, const std::string& file) {
+    std::optional<std::string> bytes = support::readFile(file);
+    if (!bytes) {
+      err_ << fmt::format("error: {} {}: no such file '{}'\n", flag, name, file);
+      return std::nullopt;
+    }
+    std::string error;
+    auto tensor = interp::decodeNpy(*bytes, &error);
+    if (!tensor) err_ << fmt::format("error: {} {}: {}: {}\n", flag, name, file, error);
+    return tensor;
+  }
+
+  // A name, or `#N` for the N-th (as positional callers such as benchmark scripts know them).
+  static int indexOf(const std::vector<ParamInfo>& params, const std::string& name) {
+    if (name.size() > 1 && name[0] == '#' && std::all_of(name.begin() + 1, name.end(), ::isdigit)) {
+      size_t i = std::stoul(name.substr(1));
+      return i < params.size() ? static_cast<int>(i) : -1;
+    }
+    for (size_t i = 0; i < params.size(); ++i)
+      if (params[i].name == name) return static_cast<int>(i);
+    return -1;
+  }
+
+  static std::string names(const std::vector<ParamInfo>& params) {
+    std::string s;
+    for (const ParamInfo& p : params) s += (s.empty() ? "" : ", ") + p.name;
+    return s;
+  }
+
+  int readInputs() {
+    inputs_.assign(info_.inputs.size(), std::nullopt);
+    for (const std::string& spec : options_.inputs) {
+      std::string name, file;
+      if (!splitSpec(spec, name, file)) return usage(fmt::format("error: --in takes NAME=FILE.npy, got '{}'", spec));
+      int i = indexOf(info_.inputs, name);
+      if (i < 0) {
+        return usage(fmt::format("error: --in {}: {} has no input '{}' (its inputs: {})", name, info_.type, name,
+                                 names(info_.inputs)));
+      }
+      auto tensor = readNpy("--in", name, file);
+      if (!tensor) return 2;
+      inputs_[static_cast<size_t>(i)] = *tensor;
+    }
+    for (size_t i = 0; i < inputs_.size(); ++i) {
+      if (!inputs_[i] && info_.inputs[i].option == "required") {
+        return usage(fmt::format("error: input '{}' of {} has no data: pass --in {}=FILE.npy", info_.inputs[i].name,
+                                 info_.type, info_.inputs[i].name));
+      }
+    }
+    for (const std::string& spec : options_.expects) {
+      std::string name, file;
+      if (!splitSpec(spec, name, file))
+        return usage(fmt::format("error: --expect takes NAME=FILE.npy, got '{}'", spec));
+      if (indexOf(info_.outputs, name) < 0 && indexOf(info_.inputs, name) < 0) {
+        return usage(fmt::format("error: --expect {}: {} has no output or input '{}' (its outputs: {})", name,
+                                 info_.type, name, names(info_.outputs)));
+      }
+      auto tensor = readNpy("--expect", name, file);
+      if (!tensor) return 2;
+      int o = indexOf(info_.outputs, name);
+      expects_.emplace(o >= 0 ? info_.outputs[static_cast<size_t>(o)].name : name, *tensor);
+    }
+    for (const std::string& spec : options_.attrs) {
+      std::string name, value;
+      if (!splitSpec(spec, name, value)) return usage(fmt::format("error: --attr takes NAME=VALUE, got '{}'", spec));
+      bool found = false;
+      for (size_t a = 0; a < info_.attrs.size(); ++a) {
+        if (info_.attrs[a].name == name || name == "#" + std::to_string(a)) {
+          found = true;
+          std::string text = value;
+          std::replace(text.begin(), text.end(), ',', ' ');
+          if (info_.attrs[a].kind == "bool") text = (value == "true" || value == "1") ? "1" : "0";
+          attrs_[a] = text;
+        }
+      }
+      if (!found) {
+        std::string all;
+        for (const AttrInfo& a : info_.attrs) all += (all.empty() ? "" : ", ") + a.name;
+        return usage(fmt::format("error: --attr {}: {} has no attribute '{}' (its attributes: {})", name, info_.type,
+                                 name, all.empty() ? "none" : all));
+      }
+    }
+    for (size_t a = 0; a < info_.attrs.size(); ++a) {
+      if (!info_.attrs[a].hasDefault && !attrs_.count(a)) {
+        return usage(fmt::format("error: attribute '{}' of {} has no default: pass --attr {}=VALUE",
+                                 info_.attrs[a].name, info_.type, info_.attrs[a].name));
+      }
+    }
+    return chooseColumn();
+  }
+
+  // msopgen's dtype lists are columns: the i-th entry of every input and output is one combination.
+  int chooseColumn() {
+    size_t columns = 0;
+    for (const ParamInfo& p : info_.inputs) columns = std::max(columns, p.dtypes.size());
+    for (size_t c = 0; c < columns; ++c) {
+      bool fits = true;
+      for (size_t i = 0; i < inputs_.size(); ++i) {
+        if (!inputs_[i]) continue;
+        const auto& types = info_.inputs[i].dtypes;
+        int want = types.empty() ? -1 : types[std::min(c, types.size() - 1)];
+        fits = fits && geTypeOf(inputs_[i]->dtype) == want;
+      }
+      if (fits) {
+        column_ = c;
+        return 0;
+      }
+    }
+    std::string given, accepted;
+    for (size_t i = 0; i < inputs_.size(); ++i) {
+      if (inputs_[i])
+        given +=
+            fmt::format("{}{} {}", given.empty() ? "" : ", ", info_.inputs[i].name, dsl::dtypeName(inputs_[i]->dtype));
+    }
+    for (size_t c = 0; c < columns; ++c) {
+      std::string combo;
+      for (const ParamInfo& p : info_.inputs) {
+        if (!p.dtypes.empty())
+          combo += fmt::format("{}{} {}", combo.empty() ? "" : " ", p.name,
+                               geType(p.dtypes[std::min(c, p.dtypes.size() - 1)]).name);
+      }
+      accepted += (accepted.empty() ? "" : "; ") + combo;
+    }
+    return usage(fmt::format("error: {} takes no inputs {} ({}: OpDef dtype combinations: {})", info_.type, given,
+                             info_.location, accepted.empty() ? "none" : accepted));
+  }
+
+  int outputType(size_t o) const {
+    const auto& types = info_.outputs[o].dtypes;
+    return types.empty() ? -1 : types[std::min(column_, types.size() - 1)];
+  }
+
+  int runHost() {
+    std::string caseText;
+    fs::path dir = work_.root / "host";
+    for (size_t i = 0; i < inputs_.size(); ++i) {
+      if (!inputs_[i]) {
+        caseText += fmt::format("input {} - 0\n", info_.inputs[i].dtypes.empty() ? 0 : info_.inputs[i].dtypes[0]);
+        continue;
+      }
+      std::string file = fmt::format("in{}.bin", i);
+      if (!writeOrSay(dir / file, toBytes(*inputs_[i]), err_)) return 1;
+      caseText += fmt::format("input {} {} {}", *geTypeOf(inputs_[i]->dtype), file, inputs_[i]->shape.size());
+      for (int64_t d : inputs_[i]->shape) caseText += fmt::format(" {}", d);
+      caseText += '\n';
+    }
+    for (size_t o = 0; o < info_.outputs.size(); ++o) {
+      auto expect = expects_.find(info_.outputs[o].name);
+      if (expect == expects_.end()) {
+        caseText += fmt::format("output {} -1\n", outputType(o));
+        continue;
+      }
+      caseText += fmt::format("output {} {}", outputType(o), expect->second.shape.size());
+      for (int64_t d : expect->second.shape) caseText += fmt::format(" {}", d);
+      caseText += '\n';
+    }
+    for (const auto& [index, value] : attrs_) caseText += fmt::format("attr {} {}\n", index, value);
+    if (!writeOrSay(dir / "case.txt", caseText, err_)) return 1;
+    int status = 0;
+    auto result = runHostProgram({"case", "case.txt", "host_result.txt"}, status);
+    if (!result) return status;
+    std::string error;
+    auto host = parseHostResult(*result, &error);
+    if (!host) {
+      err_ << "error: " << error << '\n';
+      return 1;
+    }
+    host_ = *host;
+    uint64_t workspace = 0;
+    for (uint64_t w : host_.workspaces) workspace += w;
+    out_ << fmt::format("host: block dim {}, tiling key {}, tiling data {} bytes, workspace {} bytes\n", host_.blockDim,
+                        host_.tilingKey, host_.tilingData.size(), workspace);
+    for (size_t o = 0; o < info_.outputs.size(); ++o) {
+      GeType type = geType(host_.outputTypes[o]);
+      if (!type.dtype) {
+        err_ << fmt::format("error: output '{}' of {} is {}, which .npy files here cannot hold\n",
+                            info_.outputs[o].name, info_.type, type.name);
+        return 1;
+      }
+      if (!info_.inferShape && expects_.find(info_.outputs[o].name) == expects_.end()) {
+        return usage(
+            fmt::format("error: {} registers no InferShape ({}): give output '{}' its shape with --expect "
+                        "{}=FILE.npy",
+                        info_.type, info_.location, info_.outputs[o].name, info_.outputs[o].name));
+      }
+    }
+    return 0;
+  }
+
+  int runKernel() {
+    fs::path dir = work_.root / "kernel";
+    fs::create_directories(dir);
+    if (kernelTilingClass(info_).empty() && !info_.registrations.empty()) {
+      err_ << fmt::format(
+          "error: {} registers tiling classes for other operators only; hint: "
+          "REGISTER_TILING_DATA_CLASS({}, <its TilingData class>)\n",
+          info_.type, info_.type);
+      return 1;
+    }
+    std::optional<std::string> kernelText = support::readFile(layout_.kernelSource);
+    size_t tensors = info_.inputs.size() + info_.outputs.size();
+    if (!writeOrSay(dir / "tc_kernel_tiling.h", kernelTilingHeader(info_), err_) ||
+        !writeOrSay(dir / "kernel_main.cpp", kernelDriverSource(layout_, entry_, tensors), err_)) {
+      return 1;
+    }
+    runner::BuildRequest request;
+    request.source = (dir / "kernel_main.cpp").string();
+    request.includeDirs = {(fs::path(layout_.absDir) / "op_kernel").string()};
+    request.warnings = false;
+    for (size_t i = 0; i < info_.inputs.size(); ++i) {
+      int t =
+          inputs_[i] ? *geTypeOf(inputs_[i]->dtype) : (info_.inputs[i].dtypes.empty() ? 0 : info_.inputs[i].dtypes[0]);
+      addTypeDefines(request, info_.inputs[i].name, t);
+    }
+    for (size_t o = 0; o < info_.outputs.size(); ++o)
+      addTypeDefines(request, info_.outputs[o].name, host_.outputTypes[o]);
+    runner::BuildResult built = service_.build(request);
+    if (!built.ok) {
+      err_ << userPaths(built.diagnostics, layout_);
+      err_ << fmt::format("error: {} does not build against the emulator\n", userPaths(layout_.kernelSource, layout_));
+      return 1;
+    }
+    fs::path runDir = work_.root / "run";
+    fs::create_directories(runDir);
+    if (!writeOrSay(runDir / "tiling.bin", host_.tilingData, err_)) return 1;
+    uint64_t workspace = 0;
+    for (uint64_t w : host_.workspaces) workspace += w;
+    runner::RunRequest run;
+    run.program = built.program;
+    run.workDir = runDir.string();
+    run.limits = runLimits(options_.timeoutSeconds);
+    run.args = {kernelMode(kernelText.value_or("")), std::to_string(host_.blockDim), std::to_string(host_.tilingKey),
+                "tiling.bin", std::to_string(workspace)};
+    for (size_t i = 0; i < info_.inputs.size(); ++i) {
+      Buffer b{info_.inputs[i].name, inputs_[i] ? inputs_[i]->dtype : dsl::DType::F32,
+               inputs_[i] ? inputs_[i]->shape : std::vector<int64_t>{0}, false};
+      std::string file = fmt::format("in{}.bin", i);
+      if (inputs_[i] && !writeOrSay(runDir / file, toBytes(*inputs_[i]), err_)) return 1;
+      addBuffer(run, b, inputs_[i] ? file : "-");
+    }
+    for (size_t o = 0; o < info_.outputs.size(); ++o) {
+      addBuffer(run, Buffer{info_.outputs[o].name, *geType(host_.outputTypes[o]).dtype, host_.outputShapes[o], true},
+                "-");
+    }
+    runner::RunResult result = service_.run(run);
+    if (!result.out.empty()) out_ << result.out << (result.out.back() == '\n' ? "" : "\n");
+    if (result.status != runner::RunStatus::Passed) return reportRun("kernel", result, layout_, err_);
+    out_ << fmt::format("kernel: {} launched on {} block(s) ({}), all checks passed\n", entry_, host_.blockDim,
+                        run.args[0]);
+    return 0;
+  }
+
+  static void addTypeDefines(runner::BuildRequest& request, const std::string& name, int type) {
+    std::string upper;
+    for (char c : name) upper += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    request.defines.push_back(fmt::format("DTYPE_{}={}", upper, geType(type).kernelType));
+  }
+
+  void addBuffer(runner::RunRequest& run, const Buffer& b, const std::string& in) {
+    int64_t elements = 1;
+    for (int64_t d : b.shape) elements *= d;
+    std::string outFile = fmt::format("out{}.bin", buffers_.size());
+    run.args.insert(run.args.end(),
+                    {in, outFile, std::to_string(elements * static_cast<int64_t>(elementBytes(b.dtype)))});
+    buffers_.push_back(b);
+  }
+
+  int finish() {
+    fs::path runDir = work_.root / "run";
+    bool allMatch = true;
+    if (!options_.outDir.empty()) fs::create_directories(options_.outDir);
+    for (size_t k = 0; k < buffers_.size(); ++k) {
+      const Buffer& b = buffers_[k];
+      bool wanted = b.isOutput || expects_.count(b.name);
+      if (!wanted) continue;
+      std::string bytes = support::readFile(runDir / fmt::format("out{}.bin", k)).value_or("");
+      interp::HostTensor got = fromBytes(bytes, b.dtype, b.shape);
+      std::string line = fmt::format("  {}: {}{}", b.name, dsl::dtypeName(b.dtype), shapeText(b.shape));
+      if (!options_.outDir.empty()) {
+        fs::path file = fs::path(options_.outDir) / (b.name + ".npy");
+        if (!writeOrSay(file, interp::encodeNpy(got), err_)) return 1;
+        line += " -> " + file.string();
+      }
+      auto expect = expects_.find(b.name);
+      if (expect != expects_.end()) {
+        // A reference of another dtype (a golden computed in int32 for a bool output) is compared by value.
+        interp::HostTensor want = expect->second;
+        want.dtype = b.dtype;
+        interp::CompareResult c = interp::compare(want, got, interp::Tolerance::forDType(b.dtype));
+        line += c.pass ? fmt::format(", matches (max rel error {:.2g})", c.maxRelError)
+                       : fmt::format(", MISMATCH: {}", c.message);
+        allMatch = allMatch && c.pass;
+      }
+      out_ << line << '\n';
+    }
+    if (!expects_.empty()) out_ << (allMatch ? "PASS" : "FAIL") << ' ' << layout_.dir << '\n';
+    return allMatch ? 0 : 1;
+  }
+
+  const ProjectOptions& options_;
+  runner::BuildRunService& service_;
+  std::ostream& out_;
+  std::ostream& err_;
+  ProjectLayout layout_;
+  Work work_;
+  std::string hostProgram_;
+  OperatorInfo info_;
+  std::string entry_;
+  std::vector<std::optional<interp::HostTensor>> inputs_;
+  std::map<std::string, interp::HostTensor> expects_;
+  std::map<size_t, std::string> attrs_;
+  size_t column_ = 0;
+  HostResult host_;
+  std::vector<Buffer> buffers_;
+};
+
+}  // namespace
+
+int runProject(const ProjectOptions& options, runner::BuildRunService& service, std::ostream& out, std::ostream& err) {
+  return ProjectRun(options, service, out, err).run();
+}
+
+}  // namespace tilecraft::project

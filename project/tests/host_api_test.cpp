@@ -1,0 +1,138 @@
+// The emulator's CANN host API (emu/include/register, exe_graph/runtime) in process: CANN's tiling layout, the
+// accessors, and the errors that name the host code's line.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "exe_graph/runtime/tiling_context.h"
+#include "register/op_def_registry.h"
+#include "register/tilingdata_base.h"
+
+namespace optiling {
+BEGIN_TILING_DATA_DEF(ProbeInner)
+TILING_DATA_FIELD_DEF(uint16_t, a);
+END_TILING_DATA_DEF;
+
+BEGIN_TILING_DATA_DEF(ProbeTiling)
+TILING_DATA_FIELD_DEF(uint8_t, small);
+TILING_DATA_FIELD_DEF(uint32_t, word);
+TILING_DATA_FIELD_DEF_ARR(uint16_t, 3, halves);
+TILING_DATA_FIELD_DEF(int64_t, wide);
+TILING_DATA_FIELD_DEF_STRUCT(ProbeInner, inner);
+END_TILING_DATA_DEF;
+REGISTER_TILING_DATA_CLASS(ProbeOp, ProbeTiling)
+}  // namespace optiling
+
+namespace {
+
+[[noreturn]] void throwing(const tcemu::CheckError& e) { throw e; }
+
+struct Throwing {
+  Throwing() { tcemu::failHandler() = &throwing; }
+  ~Throwing() { tcemu::failHandler() = nullptr; }
+};
+
+TEST(HostApi, TilingLayoutIsCannsNaturalAlignmentPaddedToEight) {
+  optiling::ProbeTiling t;
+  std::vector<optiling::FieldInfo> fields = t.GetFieldInfo();
+  ASSERT_EQ(fields.size(), 5u);
+  EXPECT_EQ(fields[0].tcemuOffset_, 0u);   // uint8
+  EXPECT_EQ(fields[1].tcemuOffset_, 4u);   // uint32 after 3 bytes of padding
+  EXPECT_EQ(fields[2].tcemuOffset_, 8u);   // uint16[3]: 8..14
+  EXPECT_EQ(fields[3].tcemuOffset_, 16u);  // int64 at the next multiple of 8
+  EXPECT_EQ(fields[4].tcemuOffset_, 24u);  // a struct at a multiple of 8, 8 bytes (2 padded to 8)
+  EXPECT_EQ(fields[4].structSize_, 8u);
+  EXPECT_EQ(t.GetDataSize(), 32u);
+  EXPECT_STREQ(t.GetTilingClassName(), "ProbeTiling");
+}
+
+TEST(HostApi, SaveToBufferWritesEveryFieldAtItsOffset) {
+  optiling::ProbeTiling t;
+  t.set_small(0xAB);
+  t.set_word(0x01020304u);
+  uint16_t halves[3] = {7, 8, 9};
+  t.set_halves(halves);
+  t.set_wide(-2);
+  t.inner.set_a(0x5566);
+  EXPECT_EQ(t.get_word(), 0x01020304u);
+  EXPECT_EQ(t.get_halves()[2], 9);
+  std::vector<uint8_t> buffer(64, 0xEE);
+  t.SaveToBuffer(buffer.data(), buffer.size());
+  uint32_t word = 0;
+  int64_t wide = 0;
+  uint16_t a = 0, h2 = 0;
+  std::memcpy(&word, buffer.data() + 4, 4);
+  std::memcpy(&h2, buffer.data() + 12, 2);
+  std::memcpy(&wide, buffer.data() + 16, 8);
+  std::memcpy(&a, buffer.data() + 24, 2);
+  EXPECT_EQ(buffer[0], 0xAB);
+  EXPECT_EQ(buffer[1], 0);  // padding is zero
+  EXPECT_EQ(word, 0x01020304u);
+  EXPECT_EQ(h2, 9);
+  EXPECT_EQ(wide, -2);
+  EXPECT_EQ(a, 0x5566);
+  EXPECT_EQ(buffer[32], 0xEE);  // nothing past GetDataSize()
+}
+
+TEST(HostApi, FactoryCreatesTheRegisteredClass) {
+  auto def = optiling::CTilingDataClassFactory::GetInstance().CreateTilingDataInstance("ProbeOp");
+  ASSERT_NE(def, nullptr);
+  EXPECT_STREQ(def->GetTilingClassName(), "ProbeTiling");
+  EXPECT_EQ(optiling::CTilingDataClassFactory::GetInstance().CreateTilingDataInstance("Nope"), nullptr);
+}
+
+TEST(HostApi, SaveToBufferIntoASmallBufferNamesTheCall) {
+  Throwing guard;
+  optiling::ProbeTiling t;
+  uint8_t small[8];
+  const int line = __LINE__ + 2;
+  try {
+    t.SaveToBuffer(small, sizeof(small));
+    FAIL() << "no error";
+  } catch (const tcemu::CheckError& e) {
+    EXPECT_EQ(e.render(), std::string(__FILE__) + ":" + std::to_string(line) +
+                              ": error: SaveToBuffer: ProbeTiling is 32 bytes, the buffer holds 8; hint: pass "
+                              "context->GetRawTilingData()->GetCapacity()\n");
+  }
+}
+
+TEST(HostApi, TilingContextReadsTheCallAndRecordsWhatTilingSets) {
+  tcemu::host::OpCall call;
+  call.opType = "ProbeOp";
+  call.inputShapes.push_back(gert::StorageShape({4, 5}, {4, 5}));
+  call.inputDescs.emplace_back(ge::DT_FLOAT16, gert::StorageFormat());
+  tcemu::host::AttrValue eps;
+  eps.kind = tcemu::host::AttrKind::Float;
+  eps.f = 0.5f;
+  call.attrs = gert::RuntimeAttrs({eps});
+  gert::TilingContext context(&call);
+  ASSERT_NE(context.GetInputShape(0), nullptr);
+  EXPECT_EQ(context.GetInputShape(0)->GetStorageShape().GetShapeSize(), 20);
+  EXPECT_EQ(context.GetInputShape(1), nullptr);
+  EXPECT_EQ(context.GetInputDesc(0)->GetDataType(), ge::DT_FLOAT16);
+  ASSERT_NE(context.GetAttrs()->GetFloat(0), nullptr);
+  EXPECT_EQ(*context.GetAttrs()->GetFloat(0), 0.5f);
+  EXPECT_EQ(context.GetAttrs()->GetInt(0), nullptr);  // the wrong kind
+  context.SetBlockDim(8);
+  context.SetTilingKey(3);
+  size_t* ws = context.GetWorkspaceSizes(2);
+  ws[1] = 99;
+  EXPECT_EQ(call.blockDim, 8u);
+  EXPECT_EQ(call.tilingKey, 3u);
+  EXPECT_EQ(call.workspaces, (std::vector<size_t>{0, 99}));
+}
+
+TEST(HostApi, TilingDataSetDataSizeBeyondCapacityNamesTheCall) {
+  Throwing guard;
+  gert::TilingData data;
+  const int line = __LINE__ + 2;
+  try {
+    data.SetDataSize(1 << 20);
+    FAIL() << "no error";
+  } catch (const tcemu::CheckError& e) {
+    EXPECT_EQ(e.render(), std::string(__FILE__) + ":" + std::to_string(line) +
+                              ": error: TilingData::SetDataSize(1048576): beyond the tiling buffer's 65536 bytes\n");
+  }
+}
+
+}  // namespace

@@ -1,0 +1,224 @@
+// `tilecraft project run` as a library: the pieces (names, modes, the host protocol, the kernel-side tiling
+// header) and, through the real sandboxed service, a hand-written project that uses every tiling feature, and the
+// exact text and status of each error.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "interp/npy.h"
+#include "project/operator_info.h"
+#include "project/project_run.h"
+#include "support/files.h"
+
+namespace tilecraft::project {
+namespace {
+
+namespace fs = std::filesystem;
+
+TEST(ProjectNames, KernelEntryIsTheSnakeCaseOfTheType) {
+  EXPECT_EQ(kernelEntryName("AddCustom"), "add_custom");
+  EXPECT_EQ(kernelEntryName("SumRowsCustom"), "sum_rows_custom");
+  EXPECT_EQ(kernelEntryName("MatMulV2"), "mat_mul_v2");
+  EXPECT_EQ(kernelEntryName("GELUCustom"), "gelu_custom");
+}
+
+TEST(ProjectNames, ModeFromTheKernelTaskTypeOrTheCube) {
+  EXPECT_EQ(kernelMode("KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_AIV_ONLY);"), "aiv");
+  EXPECT_EQ(kernelMode("KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_2);"), "mix");
+  EXPECT_EQ(kernelMode("KERNEL_TASK_TYPE_DEFAULT(KERNEL_TYPE_MIX_AIC_1_1);"), "mix11");
+  EXPECT_EQ(kernelMode("#include \"lib/matmul_intf.h\""), "mix");
+  EXPECT_EQ(kernelMode("Add(z, x, y, n);"), "aiv");
+}
+
+const char* kDescription =
+    "op KeyedScale p/op_host/k.cpp:54\n"
+    "input x required 0 1\n"
+    "output y required 0 1\n"
+    "attr scale float default\n"
+    "infershape 1\n"
+    "tiling 1\n"
+    "register KeyedScale KeyedScaleTilingData\n"
+    "class Inner 8\n"
+    "field scalar float scale 0 4 1\n"
+    "field scalar uint8_t negate 4 1 1\n"
+    "endclass\n"
+    "class KeyedScaleTilingData 48\n"
+    "field scalar uint8_t flag 0 1 1\n"
+    "field array uint32_t chunk 4 4 5\n"
+    "field scalar int64_t marker 24 8 1\n"
+    "field struct Inner params 32 8 def\n"
+    "field struct TCubeTiling mm 40 8 api\n"
+    "endclass\n";
+
+TEST(ProjectProtocol, DescriptionParses) {
+  std::string error;
+  auto info = parseDescription(kDescription, &error);
+  ASSERT_TRUE(info) << error;
+  EXPECT_EQ(info->type, "KeyedScale");
+  EXPECT_EQ(info->location, "p/op_host/k.cpp:54");
+  ASSERT_EQ(info->inputs.size(), 1u);
+  EXPECT_EQ(info->inputs[0].dtypes, (std::vector<int>{0, 1}));
+  ASSERT_EQ(info->attrs.size(), 1u);
+  EXPECT_TRUE(info->attrs[0].hasDefault);
+  ASSERT_EQ(info->classes.size(), 2u);
+  EXPECT_EQ(info->classes[1].fields[3].userStruct, true);
+  EXPECT_EQ(kernelTilingClass(*info), "KeyedScaleTilingData");
+}
+
+TEST(ProjectProtocol, KernelHeaderPadsToTheHostOffsets) {
+  std::string error;
+  auto info = parseDescription(kDescription, &error);
+  ASSERT_TRUE(info) << error;
+  std::string header = kernelTilingHeader(*info);
+  EXPECT_NE(header.find("struct Inner {\n  float scale;\n  uint8_t negate;\n};\n"), std::string::npos) << header;
+  // chunk[5] ends at 24, where int64 is naturally aligned; flag needs 3 bytes before chunk (natural too).
+  EXPECT_NE(header.find("struct KeyedScaleTilingData {\n  uint8_t flag;\n  uint32_t chunk[5];\n  int64_t marker;\n"
+                        "  Inner params;\n  TCubeTiling mm;\n};\n"),
+            std::string::npos)
+      << header;
+  EXPECT_NE(header.find("#define TCEMU_TILING_TYPE KeyedScaleTilingData\n"), std::string::npos);
+}
+
+TEST(ProjectProtocol, KernelHeaderAddsPaddingWhereTheNaturalLayoutDiffers) {
+  OperatorInfo info;
+  info.type = "Op";
+  info.registrations = {{"Op", "T"}};
+  TilingClass c{"T", 24, {}};
+  c.fields.push_back({"scalar", "uint32_t", "a", 0, 4, 1, false});
+  c.fields.push_back({"struct", "Inner", "s", 8, 8, 1, true});  // CANN puts a struct at 8; Inner aligns to 4
+  info.classes = {TilingClass{"Inner", 8, {{"scalar", "uint32_t", "x", 0, 4, 1, false}}}, c};
+  std::string header = kernelTilingHeader(info);
+  EXPECT_NE(header.find("struct Inner {\n  uint32_t x;\n  uint8_t tcPad0_[4];\n};\n"), std::string::npos) << header;
+  EXPECT_NE(header.find("struct T {\n  uint32_t a;\n  uint8_t tcPad0_[4];\n  Inner s;\n  uint8_t tcPad1_[8];\n};\n"),
+            std::string::npos)
+      << header;
+}
+
+TEST(ProjectProtocol, ALineTheHostCannotHavePrintedIsAnError) {
+  std::string error;
+  EXPECT_FALSE(parseHostResult("blockdim 4\nbogus 1\n", &error));
+  EXPECT_EQ(error, "the host program printed a line it cannot have printed: 'bogus 1'");
+  EXPECT_FALSE(parseHostResult("blockdim 4\n", &error));
+  EXPECT_EQ(error, "the host program printed no tiling data");
+}
+
+// End to end through the real service.
+class ProjectRunTest : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    runner::ServiceOptions options;
+    options.emuInclude = TILECRAFT_EMU_INCLUDE_DIR;
+    std::ostringstream err;
+    service_ = runner::startBuildRunService(options, err).release();
+    ASSERT_NE(service_, nullptr) << err.str();
+  }
+  static void TearDownTestSuite() {
+    delete service_;
+    service_ = nullptr;
+  }
+  void SetUp() override {
+    std::string pattern = (fs::temp_directory_path() / "tilecraft-project-test-XXXXXX").string();
+    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
+    tmp_ = pattern;
+  }
+  void TearDown() override { fs::remove_all(tmp_); }
+
+  std::string writeNpy(const std::string& name, const interp::HostTensor& t) {
+    fs::path p = tmp_ / name;
+    std::string error;
+    EXPECT_TRUE(support::writeFileAtomically(p, interp::encodeNpy(t), &error)) << error;
+    return p.string();
+  }
+  int run(ProjectOptions options) {
+    out_.str("");
+    err_.str("");
+    return runProject(options, *service_, out_, err_);
+  }
+
+  static inline runner::BuildRunService* service_ = nullptr;
+  fs::path tmp_;
+  std::ostringstream out_, err_;
+  const std::string dir_ = std::string(TILECRAFT_SOURCE_DIR) + "/project/tests/data/keyed_scale";
+};
+
+interp::HostTensor ramp(int64_t n, double scale) {
+  interp::HostTensor t = interp::HostTensor::zeros(dsl::DType::F32, {n});
+  for (int64_t i = 0; i < n; ++i) t.data[static_cast<size_t>(i)] = (static_cast<double>(i) * 0.5 - 100) * scale;
+  return t;
+}
+
+TEST_F(ProjectRunTest, TilingKeyArraysStructsAttrsAndWorkspaceReachTheKernel) {
+  std::string x = writeNpy("x.npy", ramp(1003, 1));
+  std::string y1 = writeNpy("y1.npy", ramp(1003, 1.5)), y2 = writeNpy("y2.npy", ramp(1003, -1.5));
+  EXPECT_EQ(run({dir_, {"x=" + x}, {"scale=1.5"}, {"y=" + y1}, (tmp_ / "out").string(), "", 120}), 0) << err_.str();
+  EXPECT_NE(out_.str().find("host: block dim 4, tiling key 1, tiling data 48 bytes, workspace 16781228 bytes\n"),
+            std::string::npos)
+      << out_.str();
+  EXPECT_NE(out_.str().find("PASS "), std::string::npos) << out_.str();
+  EXPECT_TRUE(fs::is_regular_file(tmp_ / "out" / "y.npy"));
+  EXPECT_EQ(run({dir_, {"x=" + x}, {"scale=1.5", "negate=true"}, {"y=" + y2}, "", "", 120}), 0) << err_.str();
+  EXPECT_NE(out_.str().find("tiling key 2"), std::string::npos) << out_.str();
+  // The default scale (2.0) is not 1.5: the comparison fails.
+  EXPECT_EQ(run({dir_, {"x=" + x}, {}, {"y=" + y1}, "", "", 120}), 1);
+  EXPECT_NE(out_.str().find("MISMATCH"), std::string::npos) << out_.str();
+}
+
+TEST_F(ProjectRunTest, AFailedTilingFuncNamesItsSetTilingLine) {
+  std::string x = writeNpy("x.npy", ramp(1003, 1));
+  EXPECT_EQ(run({dir_, {"x=" + x}, {"scale=0"}, {}, "", "", 120}), 3);
+  EXPECT_EQ(err_.str(), dir_ +
+                            "/op_host/keyed_scale.cpp:50: error: TilingFunc of KeyedScale failed (it returned "
+                            "GRAPH_FAILED) for inputs x[1003]\n");
+}
+
+TEST_F(ProjectRunTest, UsageErrors) {
+  std::string x = writeNpy("x.npy", ramp(8, 1));
+  interp::HostTensor half = ramp(8, 1);
+  half.dtype = dsl::DType::F16;
+  std::string h = writeNpy("h.npy", half);
+  EXPECT_EQ(run({(tmp_ / "none").string(), {}, {}, {}, "", "", 120}), 2);
+  EXPECT_EQ(err_.str(), "error: " + (tmp_ / "none").string() + ": no such folder\n");
+  fs::create_directories(tmp_ / "p" / "op_host");
+  EXPECT_EQ(run({(tmp_ / "p").string(), {}, {}, {}, "", "", 120}), 2);
+  EXPECT_EQ(err_.str(), "error: " + (tmp_ / "p").string() +
+                            ": no op_kernel/ folder (a CANN operator project, as msopgen lays it out, has op_host/ "
+                            "and op_kernel/)\n");
+  fs::create_directories(tmp_ / "p" / "op_kernel");
+  EXPECT_EQ(run({(tmp_ / "p").string(), {}, {}, {}, "", "", 120}), 2);
+  EXPECT_EQ(err_.str(),
+            "error: " + (tmp_ / "p").string() + "/op_host: no .cpp file with the OpDef, TilingFunc and InferShape\n");
+  EXPECT_EQ(run({dir_, {}, {}, {}, "", "", 120}), 2);
+  EXPECT_EQ(err_.str(), "error: input 'x' of KeyedScale has no data: pass --in x=FILE.npy\n");
+  EXPECT_EQ(run({dir_, {"w=" + x}, {}, {}, "", "", 120}), 2);
+  EXPECT_EQ(err_.str(), "error: --in w: KeyedScale has no input 'w' (its inputs: x)\n");
+  EXPECT_EQ(run({dir_, {"x=" + x}, {"alpha=1"}, {}, "", "", 120}), 2);
+  EXPECT_EQ(err_.str(), "error: --attr alpha: KeyedScale has no attribute 'alpha' (its attributes: scale, negate)\n");
+  EXPECT_EQ(run({dir_, {"x=" + h}, {}, {}, "", "", 120}), 2);
+  EXPECT_EQ(err_.str(), "error: KeyedScale takes no inputs x f16 (" + dir_ +
+                            "/op_host/keyed_scale.cpp:54: OpDef dtype combinations: x float32)\n");
+  EXPECT_EQ(run({dir_, {"x"}, {}, {}, "", "", 120}), 2);
+  EXPECT_EQ(err_.str(), "error: --in takes NAME=FILE.npy, got 'x'\n");
+  EXPECT_EQ(run({dir_, {"x=" + x}, {}, {"z=" + x}, "", "", 120}), 2);
+  EXPECT_EQ(err_.str(), "error: --expect z: KeyedScale has no output or input 'z' (its outputs: y)\n");
+  EXPECT_EQ(run({dir_, {"x=" + tmp_.string() + "/missing.npy"}, {}, {}, "", "", 120}), 2);
+  EXPECT_EQ(err_.str(), "error: --in x: no such file '" + tmp_.string() + "/missing.npy'\n");
+}
+
+TEST_F(ProjectRunTest, HostProblemsBeforeAnyCase) {
+  const std::string data = std::string(TILECRAFT_SOURCE_DIR) + "/project/tests/data/";
+  EXPECT_EQ(run({data + "no_op", {}, {}, {}, "", "", 120}), 2);
+  EXPECT_NE(err_.str().find("error: op_host registers 0 operators with OP_ADD (); a project has one\n"),
+            std::string::npos)
+      << err_.str();
+  EXPECT_EQ(run({data + "broken_host", {}, {}, {}, "", "", 120}), 1);
+  EXPECT_NE(err_.str().find(data + "broken_host/op_host/broken_host.cpp:5:"), std::string::npos) << err_.str();
+  EXPECT_NE(err_.str().find("error: " + data + "broken_host/op_host does not build against the emulator's host API\n"),
+            std::string::npos)
+      << err_.str();
+}
+
+}  // namespace
+}  // namespace tilecraft::project

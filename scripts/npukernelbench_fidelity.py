@@ -1,0 +1,257 @@
+#!/usr/bin/python3
+"""NPUKernelBench's reference answers as a fidelity suite for `tilecraft project run` (docs/projects.md).
+
+For each task of a local NPUKernelBench checkout (fetch the public weich97/NPUKernelBench; nothing of it is kept in
+this repository) that has a reference answer (`answer/0/`, an msopgen project), the first case(s) of
+`validation/test_cases.csv` are turned into inputs by the task's own `prepare_inputs.get_inputs`, the golden is
+the task's PyTorch `Model` on the CPU, and `ModelNew`'s call of `kernel_gen_ops.<op>(...)` tells which arguments
+are the OpDef's inputs (tensors, in order) and attributes (everything else, in order). The answer then runs with
+`tilecraft project run ANSWER --in #i=... --attr #j=... --expect #k=...` and each task is classified:
+pass, mismatch (a discrepancy to investigate), host-api (op_host does not build: the first error), emulator-api
+(the kernel does not build), check (an emulator or host check failed), usage, golden (the reference cannot run on
+the CPU), unsupported (tensor-list inputs: msopgen DYNAMIC inputs are not modelled), timeout.
+
+Needs python3 with torch (Debian's python3-torch) and numpy.
+  scripts/npukernelbench_fidelity.py NKB/tasks --tilecraft build/cli/tilecraft --levels level1 level2 \
+      --json results.json
+"""
+import argparse
+import csv
+import importlib.util
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+import types
+
+import torch
+
+NPY_DESCR = {torch.float16: '<f2', torch.float32: '<f4', torch.bfloat16: '<V2', torch.int8: '|i1',
+             torch.uint8: '|u1', torch.int16: '<i2', torch.int32: '<i4', torch.int64: '<i8', torch.bool: '|b1'}
+
+
+def save_npy(path, tensor):
+    t = tensor.detach().cpu().contiguous()
+    if t.dtype == torch.float64:
+        t = t.float()
+    if t.dtype not in NPY_DESCR:
+        raise ValueError(f'dtype {t.dtype} has no .npy form here')
+    data = (t.view(torch.int16) if t.dtype == torch.bfloat16 else t).numpy().tobytes()
+    shape = tuple(t.shape)
+    header = "{'descr': '%s', 'fortran_order': False, 'shape': %s, }" % (NPY_DESCR[t.dtype], repr(shape))
+    header += ' ' * ((64 - (10 + len(header) + 1) % 64) % 64) + '\n'
+    with open(path, 'wb') as f:
+        f.write(b'\x93NUMPY\x01\x00' + len(header).to_bytes(2, 'little') + header.encode('latin1') + data)
+
+
+def stub_npu_modules():
+    # torch_npu is the NPU; pandas is imported (not used for goldens) by NPUKernelBench's framework/utils.py.
+    for name in ['torch_npu', 'torch_npu.contrib', 'torch_npu.contrib.transfer_to_npu', 'pandas']:
+        sys.modules.setdefault(name, types.ModuleType(name))
+    sys.modules['torch_npu.contrib'].transfer_to_npu = sys.modules['torch_npu.contrib.transfer_to_npu']
+    sys.modules['torch_npu'].contrib = sys.modules['torch_npu.contrib']
+
+
+def load(path, name):
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class Recorder(types.ModuleType):
+    """kernel_gen_ops: records the call ModelNew makes."""
+
+    def __init__(self):
+        super().__init__('kernel_gen_ops')
+        self.calls = []
+
+    def __getattr__(self, op):
+        def call(*args, **kwargs):
+            self.calls.append((op, list(args) + list(kwargs.values())))
+            raise StopIteration
+        return call
+
+
+def reference(module, init, inputs):
+    """The golden on the CPU; half and bfloat16 ops the CPU lacks run in float32, rounded back."""
+    try:
+        return module.Model(*init)(*inputs)
+    except RuntimeError as e:
+        if 'Half' not in str(e) and 'BFloat16' not in str(e):
+            raise
+    flat = [x for v in inputs for x in (v if isinstance(v, (list, tuple)) else [v])]
+    low = [t.dtype for t in flat if isinstance(t, torch.Tensor) and t.dtype in (torch.float16, torch.bfloat16)]
+
+    def up(v):
+        if isinstance(v, (list, tuple)):
+            return type(v)(up(x) for x in v)
+        return v.float() if isinstance(v, torch.Tensor) and v.dtype in (torch.float16, torch.bfloat16) else v
+    out = module.Model(*[up(v) for v in init])(*[up(v) for v in inputs])
+
+    def down(v):
+        if isinstance(v, (list, tuple)):
+            return type(v)(down(x) for x in v)
+        return v.to(low[0]) if isinstance(v, torch.Tensor) and v.dtype == torch.float32 and low else v
+    return type(out)(down(v) for v in out) if isinstance(out, (list, tuple)) else down(out)
+
+
+def classify(status, out, err):
+    text = out + err
+    if status == 0 and '\nPASS ' in '\n' + out:
+        return 'pass', ''
+    first = next((l for l in err.splitlines() if 'error' in l), err.strip().splitlines()[-1] if err.strip() else '')
+    if 'MISMATCH' in out:
+        return 'mismatch', next(l.strip() for l in out.splitlines() if 'MISMATCH' in l)
+    if "does not build against the emulator's host API" in text:
+        return 'host-api', first
+    if 'does not build against the emulator' in text:
+        return 'emulator-api', first
+    if status == 3:
+        return 'check', first
+    if status == 2:
+        return 'usage', first
+    return 'failed', first
+
+
+def typed(value):
+    """A test_cases.csv cell as pandas.read_csv reads it (NPUKernelBench's framework does): int, float, bool, str."""
+    for convert in (int, float):
+        try:
+            return convert(value)
+        except (TypeError, ValueError):
+            pass
+    return {'True': True, 'False': False}.get(value, value)
+
+
+def run_task(task, args):
+    answer = os.path.join(task, 'answer', '0')
+    validation = os.path.join(task, 'validation')
+    with open(os.path.join(validation, 'test_cases.csv')) as f:
+        rows = [{k: typed(v) for k, v in row.items()} for row in csv.DictReader(f, delimiter=';')][:args.cases]
+    stub_npu_modules()
+    recorder = Recorder()  # before module.py, which may import kernel_gen_ops at its top
+    sys.modules['kernel_gen_ops'] = recorder
+    sys.path.insert(0, validation)
+    sys.path.insert(1, os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(task)))))  # framework/
+    argv, sys.argv = sys.argv, sys.argv[:1]  # framework/ parses the command line when imported
+    try:
+        prep = load(os.path.join(validation, 'prepare_inputs.py'), 'prepare_inputs_' + os.path.basename(task))
+        module = load(os.path.join(validation, 'module.py'), 'module_' + os.path.basename(task))
+    except (Exception, SystemExit) as e:  # noqa: BLE001 - any import failure means no golden
+        return [('golden', f'import: {type(e).__name__}: {e}')]
+    finally:
+        del sys.path[0:2]
+        sys.argv = argv
+    results = []
+    for row in rows:
+        torch.manual_seed(0)
+        try:
+            inputs = prep.get_inputs(row, device=None)
+            init = prep.get_init_inputs(row, device=None) if hasattr(prep, 'get_init_inputs') else []
+            golden = reference(module, init, inputs)
+        except Exception as e:  # noqa: BLE001
+            results.append(('golden', f'{type(e).__name__}: {e}'))
+            continue
+        recorder.calls.clear()
+        try:
+            module.ModelNew(*init)(*inputs)
+        except StopIteration:
+            pass
+        except Exception as e:  # noqa: BLE001
+            results.append(('golden', f'ModelNew: {type(e).__name__}: {e}'))
+            continue
+        if not recorder.calls:
+            results.append(('golden', 'ModelNew made no kernel_gen_ops call'))
+            continue
+        call_args = recorder.calls[0][1]
+        if any(isinstance(a, (list, tuple)) and a and isinstance(a[0], torch.Tensor) for a in call_args):
+            results.append(('unsupported', 'tensor-list input (msopgen DYNAMIC)'))
+            continue
+        outs = list(golden) if isinstance(golden, (list, tuple)) else [golden]
+        with tempfile.TemporaryDirectory(prefix='nkb-') as tmp:
+            cmd = [args.tilecraft, 'project', 'run', answer, '--timeout', str(args.timeout)]
+            tensors = attrs = 0
+            try:
+                for a in call_args:
+                    if isinstance(a, torch.Tensor):
+                        path = os.path.join(tmp, f'in{tensors}.npy')
+                        save_npy(path, a)
+                        cmd += ['--in', f'#{tensors}={path}']
+                        tensors += 1
+                    elif a is not None:
+                        value = ','.join(str(v) for v in a) if isinstance(a, (list, tuple)) else str(a)
+                        cmd += ['--attr', f'#{attrs}={value}']
+                        attrs += 1
+                    else:
+                        attrs += 1
+                for k, o in enumerate(outs):
+                    if isinstance(o, torch.Tensor):
+                        path = os.path.join(tmp, f'out{k}.npy')
+                        save_npy(path, o)
+                        cmd += ['--expect', f'#{k}={path}']
+            except ValueError as e:
+                results.append(('unsupported', str(e)))
+                continue
+            try:
+                p = subprocess.run(cmd, capture_output=True, text=True, timeout=3 * args.timeout + 600)
+                results.append(classify(p.returncode, p.stdout, p.stderr))
+            except subprocess.TimeoutExpired:
+                results.append(('timeout', ''))
+    return results
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    parser.add_argument('tasks', help="NPUKernelBench's tasks/ folder")
+    parser.add_argument('--tilecraft', default='build/cli/tilecraft')
+    parser.add_argument('--levels', nargs='+', default=['level1', 'level2'])
+    parser.add_argument('--cases', type=int, default=1, help='cases per task (the first of test_cases.csv)')
+    parser.add_argument('--timeout', type=int, default=300)
+    parser.add_argument('--only', default='', help='a regular expression on the task path')
+    parser.add_argument('--json', default='', help='write the results here')
+    parser.add_argument('--merge', nargs='+', default=[], metavar='JSON',
+                        help='instead of running: the latest verdict per task over earlier --json files (a rerun '
+                             'of some tasks after a fix), summed by level and verdict')
+    args = parser.parse_args()
+    if args.merge:
+        latest = {}
+        for path in args.merge:
+            with open(path) as f:
+                for row in json.load(f)['results']:
+                    latest[row['task']] = row
+        table = {}
+        for row in latest.values():
+            key = (row['task'].split('/')[0], row['verdict'])
+            table[key] = table.get(key, 0) + 1
+        for (level, verdict), n in sorted(table.items()):
+            print(f'{level} {verdict} {n}')
+        for row in sorted(latest.values(), key=lambda r: r['task']):
+            print(f"{row['verdict']:13} {row['task']}  {row['detail']}"[:300])
+        return
+    args.tilecraft = os.path.abspath(args.tilecraft)
+    tasks = []
+    for level in args.levels:
+        for root, dirs, _ in sorted(os.walk(os.path.join(args.tasks, level))):
+            dirs.sort()
+            if os.path.isdir(os.path.join(root, 'answer', '0')) and re.search(args.only, root):
+                tasks.append(root)
+    summary, rows = {}, []
+    for task in tasks:
+        start = time.time()
+        for verdict, detail in run_task(task, args):
+            name = os.path.relpath(task, args.tasks)
+            rows.append({'task': name, 'verdict': verdict, 'detail': detail, 'seconds': round(time.time() - start)})
+            summary[verdict] = summary.get(verdict, 0) + 1
+            print(f'{verdict:13} {name}  {detail}'[:300], flush=True)
+    print('summary:', ', '.join(f'{k} {v}' for k, v in sorted(summary.items())), f'of {len(rows)} cases')
+    if args.json:
+        with open(args.json, 'w') as f:
+            json.dump({'summary': summary, 'results': rows}, f, indent=1)
+
+
+if __name__ == '__main__':
+    main()
