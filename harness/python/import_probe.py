@@ -1,0 +1,591 @@
+"""What `tilecraft import` learns from an upstream task by running its Python: the shapes, dtypes and value ranges
+of the inputs (get_inputs / get_input_groups / NPUKernelBench's prepare_inputs), the model's parameters, the
+outputs, and which reduced-precision variants the model accepts. Run only inside the sandbox (runner/sandbox.h):
+it executes a stranger's file.
+
+    python3 -B import_probe.py REQUEST.json
+
+REQUEST: {"kind": "kernelbench" | "npukernelbench", "items": [{"id", "file"} | {"id", "dir"}], "out": PATH,
+"timeout": seconds per item, "budget": elements}. For every item, OUT gets a line {"id", "start": true} before
+and one result line after, so a caller whose probe died knows which item killed it.
+
+Tensors are made on the meta device (factory functions patched), so a 4096 x 393216 input costs nothing; a
+tensor's value range is known when a factory or an nn.init function made it, else from a real run of the same
+code when everything fits in `budget` elements, else it is left to the default.
+"""
+import ast
+import csv
+import inspect
+import json
+import math
+import os
+import signal
+import sys
+import types
+
+import torch
+
+_META = torch.device("meta")
+_FLOATS = {torch.float32: "float32", torch.float16: "float16", torch.bfloat16: "bfloat16", torch.float64: "float64"}
+_NAMES = dict(_FLOATS)
+_NAMES.update({torch.int8: "int8", torch.uint8: "uint8", torch.int16: "int16", torch.int32: "int32",
+               torch.int64: "int64", torch.bool: "bool", torch.complex64: "complex64", torch.complex128: "complex128"})
+_NORMAL_SPAN = 3.0  # a normal draw is taken as mean +- 3 std, CANN Bench's reading of {mean, std}
+
+
+class ImportFailure(Exception):
+    """A reason the task cannot be imported, in words for the report."""
+
+
+class _Timeout(Exception):
+    pass
+
+
+def _dtype_name(dtype):
+    return _NAMES.get(dtype, str(dtype).replace("torch.", ""))
+
+
+class _Tracker:
+    """Patches the tensor factories and nn.init while active: tensors land on the meta device and the value
+    range each was drawn from is remembered (by object identity; the tensors are kept alive meanwhile)."""
+
+    def __init__(self, meta):
+        self.meta = meta
+        self.ranges = {}
+        self.keep = []
+        self.saved = []
+
+    def note(self, t, lo, hi, how):
+        if isinstance(t, torch.Tensor):
+            self.ranges[id(t)] = (float(lo), float(hi), how)
+            self.keep.append(t)
+        return t
+
+    def range_of(self, t):
+        return self.ranges.get(id(t))
+
+    def _patch(self, owner, name, fn):
+        self.saved.append((owner, name, getattr(owner, name)))
+        setattr(owner, name, fn)
+
+    def __enter__(self):
+        tr = self
+
+        def factory(name, rng):
+            orig = getattr(torch, name)
+
+            def wrapped(*args, **kwargs):
+                if tr.meta:
+                    kwargs["device"] = _META
+                    kwargs.pop("pin_memory", None)
+                    kwargs.pop("generator", None)
+                t = orig(*args, **kwargs)
+                r = rng(args, kwargs, t)
+                return tr.note(t, *r) if r else t
+
+            self._patch(torch, name, wrapped)
+
+        def randint_range(args, kwargs, t):
+            ints = [a for a in args if isinstance(a, int)]
+            low, high = (ints[0], ints[1]) if len(ints) >= 2 else (kwargs.get("low", 0), ints[0] if ints else kwargs["high"])
+            return (low, high - 1, "randint")
+
+        def full_range(args, kwargs, t):
+            v = kwargs.get("fill_value", args[1] if len(args) > 1 else None)
+            return (v, v, "full") if isinstance(v, (int, float, bool)) else None
+
+        factory("rand", lambda a, k, t: (0.0, 1.0, "rand"))
+        factory("randn", lambda a, k, t: (-_NORMAL_SPAN, _NORMAL_SPAN, "randn"))
+        factory("randint", randint_range)
+        factory("zeros", lambda a, k, t: (0, 0, "zeros"))
+        factory("ones", lambda a, k, t: (1, 1, "ones"))
+        factory("full", full_range)
+        factory("empty", lambda a, k, t: None)
+        factory("randperm", lambda a, k, t: (0, max(t.numel() - 1, 0), "randperm"))
+        factory("rand_like", lambda a, k, t: (0.0, 1.0, "rand"))
+        factory("randn_like", lambda a, k, t: (-_NORMAL_SPAN, _NORMAL_SPAN, "randn"))
+        factory("zeros_like", lambda a, k, t: (0, 0, "zeros"))
+        factory("ones_like", lambda a, k, t: (1, 1, "ones"))
+        factory("empty_like", lambda a, k, t: None)
+
+        init = torch.nn.init
+
+        def init_patch(name, rng):
+            orig = getattr(init, name)
+
+            def wrapped(tensor, *args, **kwargs):
+                r = rng(tensor, *args, **kwargs)
+                if tr.meta and tensor.device.type == "meta":
+                    out = tensor  # nothing to fill: only the range matters
+                else:
+                    out = orig(tensor, *args, **kwargs)
+                return tr.note(tensor, *r) if r else out
+
+            self._patch(init, name, wrapped)
+
+        def fan(tensor, mode="fan_in"):
+            fan_in, fan_out = init._calculate_fan_in_and_fan_out(tensor)
+            return fan_in if mode == "fan_in" else fan_out
+
+        def kaiming_uniform(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", **_):
+            b = init.calculate_gain(nonlinearity, a) * math.sqrt(3.0 / max(fan(tensor, mode), 1))
+            return (-b, b, "kaiming_uniform")
+
+        def kaiming_normal(tensor, a=0, mode="fan_in", nonlinearity="leaky_relu", **_):
+            s = _NORMAL_SPAN * init.calculate_gain(nonlinearity, a) / math.sqrt(max(fan(tensor, mode), 1))
+            return (-s, s, "kaiming_normal")
+
+        def xavier(tensor, gain=1.0, **_):
+            fi, fo = init._calculate_fan_in_and_fan_out(tensor)
+            return math.sqrt(6.0 / max(fi + fo, 1)) * gain
+
+        init_patch("uniform_", lambda t, a=0.0, b=1.0, **_: (a, b, "uniform"))
+        init_patch("normal_", lambda t, mean=0.0, std=1.0, **_: (mean - _NORMAL_SPAN * std, mean + _NORMAL_SPAN * std,
+                                                                "normal"))
+        init_patch("trunc_normal_", lambda t, mean=0.0, std=1.0, a=-2.0, b=2.0, **_: (
+            max(a, mean - _NORMAL_SPAN * std), min(b, mean + _NORMAL_SPAN * std), "trunc_normal"))
+        init_patch("constant_", lambda t, val, **_: (val, val, "constant"))
+        init_patch("ones_", lambda t, **_: (1, 1, "ones"))
+        init_patch("zeros_", lambda t, **_: (0, 0, "zeros"))
+        init_patch("kaiming_uniform_", kaiming_uniform)
+        init_patch("kaiming_normal_", kaiming_normal)
+        init_patch("xavier_uniform_", lambda t, gain=1.0, **_: (-xavier(t, gain), xavier(t, gain), "xavier_uniform"))
+        init_patch("xavier_normal_", lambda t, gain=1.0, **_: (-xavier(t, gain), xavier(t, gain), "xavier_normal"))
+
+        # nn.Parameter(t) is a new object: it inherits the range of the tensor it wraps.
+        orig_new = torch.nn.Parameter.__new__
+
+        def parameter_new(cls, data=None, requires_grad=True):
+            p = orig_new(cls, data, requires_grad)
+            r = tr.range_of(data)
+            return tr.note(p, *r) if r else p
+
+        self._patch(torch.nn.Parameter, "__new__", staticmethod(parameter_new))
+        return self
+
+    def __exit__(self, *exc):
+        for owner, name, value in reversed(self.saved):
+            setattr(owner, name, value)
+        self.saved = []
+        return False
+
+
+def _literal(value, what):
+    """`value` as a Python literal the generated golden can hold, or why not."""
+    try:
+        text = repr(value)
+        if ast.literal_eval(text) == value:
+            return value
+    except (ValueError, SyntaxError, TypeError, RecursionError):
+        pass
+    raise ImportFailure("%s is a %s, not a literal (int, float, bool, str, None, or a list/tuple of them)"
+                        % (what, type(value).__name__))
+
+
+def _jsonable(value):
+    if isinstance(value, tuple):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, list):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, float) and not math.isfinite(value):
+        return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
+    return value
+
+
+def _describe(t, tracker, real=None):
+    d = {"shape": list(t.shape), "dtype": _dtype_name(t.dtype)}
+    r = tracker.range_of(t)
+    if r is None and t.device.type != "meta":
+        r = _real_range(t)
+    if r is None and real is not None:
+        r = _real_range(real)
+    if r is not None:
+        d["range"] = [_jsonable(r[0]), _jsonable(r[1])]
+        d["range_from"] = r[2]
+    return d
+
+
+def _real_range(t):
+    if t.numel() == 0:
+        return None
+    if t.dtype == torch.bool:
+        return (0, 1, "bool")
+    if t.is_complex():
+        return None
+    v = t.detach().to(torch.float64)
+    return (float(v.min()), float(v.max()), "measured")
+
+
+def _numel(values):
+    n = 0
+    for v in values:
+        if isinstance(v, torch.Tensor):
+            n += v.numel()
+        elif isinstance(v, (list, tuple)):
+            n += _numel(v)
+    return n
+
+
+def _forward_names(model, count):
+    try:
+        params = list(inspect.signature(model.forward).parameters.values())
+    except (TypeError, ValueError):
+        params = []
+    names = []
+    for p in params:
+        if p.kind == p.VAR_POSITIONAL:
+            break
+        if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD):
+            names.append(p.name)
+    while len(names) < count:
+        names.append("input%d" % len(names))
+    return names[:count]
+
+
+def _args_of(group, tracker, real_group, position_names):
+    out = []
+    for i, v in enumerate(group):
+        real = real_group[i] if real_group is not None else None
+        where = "argument %d (%s) of forward()" % (i, position_names[i])
+        if isinstance(v, torch.Tensor):
+            out.append(dict(kind="tensor", **_describe(v, tracker, real)))
+        elif isinstance(v, (list, tuple)) and v and all(isinstance(x, torch.Tensor) for x in v):
+            items = [_describe(x, tracker, real[j] if real is not None else None) for j, x in enumerate(v)]
+            out.append({"kind": "tensor_list", "items": items})
+        elif v is None:
+            out.append({"kind": "none"})
+        else:
+            out.append({"kind": "value", "value": _jsonable(_literal(v, where))})
+    return out
+
+
+def _as_groups(value, what):
+    if isinstance(value, torch.Tensor):
+        return [[value]]
+    if not isinstance(value, (list, tuple)):
+        raise ImportFailure("%s returned a %s, not a list" % (what, type(value).__name__))
+    return [list(value)]
+
+
+def _cast(v, dtype):
+    if isinstance(v, torch.Tensor) and v.is_floating_point():
+        return v.to(dtype)
+    if isinstance(v, (list, tuple)):
+        return type(v)(_cast(x, dtype) for x in v)
+    return v
+
+
+def _outputs(result):
+    if isinstance(result, torch.Tensor):
+        result = [result]
+    if not isinstance(result, (list, tuple)):
+        raise ImportFailure("forward() returned a %s, not a tensor or a tuple of tensors" % type(result).__name__)
+    outs = []
+    for i, r in enumerate(result):
+        if not isinstance(r, torch.Tensor):
+            raise ImportFailure("output %d of forward() is a %s, not a tensor" % (i, type(r).__name__))
+        if r.is_complex():
+            raise ImportFailure("output %d of forward() is %s, which a task cannot store" % (i, _dtype_name(r.dtype)))
+        outs.append({"shape": list(r.shape), "dtype": _dtype_name(r.dtype)})
+    return outs
+
+
+def _all_float32(groups, model):
+    tensors = [t for g in groups for t in _flat_tensors(g)] + list(model.parameters()) + list(model.buffers())
+    floats = [t for t in tensors if t.is_floating_point()]
+    return bool(floats) and all(t.dtype == torch.float32 for t in floats)
+
+
+def _flat_tensors(values):
+    for v in values:
+        if isinstance(v, torch.Tensor):
+            yield v
+        elif isinstance(v, (list, tuple)):
+            yield from _flat_tensors(v)
+
+
+def _message(e):
+    text = "%s: %s" % (type(e).__name__, e)
+    return text.strip().splitlines()[0][:300] if text.strip() else type(e).__name__
+
+
+class _Source:
+    """The upstream callables of one task, whatever the benchmark: make_model(init), init_inputs(k), groups()."""
+
+    def __init__(self, model_cls, groups_fn, init_fn, n_init):
+        self.model_cls = model_cls
+        self.groups_fn = groups_fn
+        self.init_fn = init_fn
+        self.n_init = n_init
+
+
+def _exec_file(path, name, extra_globals=None):
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    module = types.ModuleType(name)
+    module.__file__ = path
+    if extra_globals:
+        module.__dict__.update(extra_globals)
+    code = compile(text, path, "exec")
+    sys.modules[name] = module
+    exec(code, module.__dict__)
+    return module
+
+
+def _stub_torch_npu():
+    """NPUKernelBench's module.py imports torch_npu (and its transfer_to_npu) at the top: stand-ins so Model
+    loads on a machine without it. A Model that calls a torch_npu function still fails, with that name."""
+    try:
+        import torch_npu  # noqa: F401
+        return
+    except ImportError:
+        pass
+    for name in ("torch_npu", "torch_npu.contrib", "torch_npu.contrib.transfer_to_npu"):
+        sys.modules[name] = types.ModuleType(name)
+    sys.modules["torch_npu"].contrib = sys.modules["torch_npu.contrib"]
+    sys.modules["torch_npu.contrib"].transfer_to_npu = sys.modules["torch_npu.contrib.transfer_to_npu"]
+
+
+def _pandas_cell(text):
+    # What pandas' read_csv gives the harness for a cell: an int, a float, NaN when empty, else the string.
+    text = text.strip()
+    if text == "":
+        return float("nan")
+    for conv in (int, float):
+        try:
+            return conv(text)
+        except ValueError:
+            pass
+    return text
+
+
+class _Row(dict):
+    """A test_cases.csv row; prepare_inputs reads it as a pandas row (param.get, param['x'])."""
+
+
+def _read_cases_csv(path):
+    with open(path, encoding="utf-8-sig", newline="") as f:
+        rows = list(csv.reader(f, delimiter=";"))
+    rows = [r for r in rows if any(c.strip() for c in r)]
+    if not rows:
+        raise ImportFailure("validation/test_cases.csv is empty")
+    header = [h.strip() for h in rows[0]]
+    out = []
+    for n, r in enumerate(rows[1:], start=2):
+        if len(r) != len(header):
+            raise ImportFailure("validation/test_cases.csv:%d: %d cells, the header has %d" % (n, len(r), len(header)))
+        out.append(_Row({h: _pandas_cell(c) for h, c in zip(header, r)}))
+    if not out:
+        raise ImportFailure("validation/test_cases.csv has a header but no case")
+    return header, out
+
+
+def _kernelbench_source(item):
+    module = _exec_file(item["file"], "tilecraft_import_model")
+    model_cls = getattr(module, "Model", None)
+    if not isinstance(model_cls, type) or not issubclass(model_cls, torch.nn.Module):
+        raise ImportFailure("the file defines no class Model(nn.Module)")
+    groups_fn = getattr(module, "get_input_groups", None)
+    inputs_fn = getattr(module, "get_inputs", None)
+    if groups_fn is None and inputs_fn is None:
+        raise ImportFailure("the file defines neither get_inputs() nor get_input_groups()")
+    init_fn = getattr(module, "get_init_inputs", None)
+
+    def groups():
+        if groups_fn is not None:
+            value = groups_fn()
+            if not isinstance(value, (list, tuple)) or not value:
+                raise ImportFailure("get_input_groups() returned no group")
+            return [list(g) if isinstance(g, (list, tuple)) else [g] for g in value], "get_input_groups()"
+        return _as_groups(inputs_fn(), "get_inputs()"), "get_inputs()"
+
+    def init(k):
+        return list(init_fn()) if init_fn is not None else []
+
+    return _Source(model_cls, groups, init, 1)
+
+
+def _npukernelbench_source(item):
+    d = item["dir"]
+    _stub_torch_npu()
+    validation = os.path.join(d, "validation")
+    sys.path.insert(0, validation)
+    try:
+        prepare = _exec_file(os.path.join(validation, "prepare_inputs.py"), "tilecraft_import_prepare")
+        module = _exec_file(os.path.join(validation, "module.py"), "tilecraft_import_model")
+    finally:
+        sys.path.remove(validation)
+    model_cls = getattr(module, "Model", None)
+    if not isinstance(model_cls, type) or not issubclass(model_cls, torch.nn.Module):
+        raise ImportFailure("validation/module.py defines no class Model(nn.Module)")
+    get_inputs = getattr(prepare, "get_inputs", None)
+    if get_inputs is None:
+        raise ImportFailure("validation/prepare_inputs.py defines no get_inputs(param, device)")
+    init_fn = getattr(prepare, "get_init_inputs", None)
+    _, rows = _read_cases_csv(os.path.join(validation, "test_cases.csv"))
+
+    def groups():
+        out = []
+        for row in rows:
+            value = get_inputs(row, "cpu")
+            out.append(list(value) if isinstance(value, (list, tuple)) else [value])
+        return out, "get_inputs(param)"
+
+    def init(k):
+        return list(init_fn(rows[k], "cpu")) if init_fn is not None else []
+
+    src = _Source(model_cls, groups, init, len(rows))
+    src.case_ids = [row.get("case_id", i) for i, row in enumerate(rows)]
+    return src
+
+
+def _probe(item, kind, budget):
+    torch.manual_seed(0)
+    torch.set_default_dtype(torch.float32)
+    src = _kernelbench_source(item) if kind == "kernelbench" else _npukernelbench_source(item)
+    notes = []
+    with _Tracker(meta=True) as tracker:
+        try:
+            groups, what = src.groups_fn()
+        except ImportFailure:
+            raise
+        except Exception as e:
+            raise ImportFailure("%s raised %s" % ("get_inputs()" if kind == "kernelbench" else "get_inputs(param)",
+                                                  _message(e)))
+        inits = []
+        for k in range(len(groups) if src.n_init > 1 else 1):
+            try:
+                inits.append(src.init_fn(k))
+            except Exception as e:
+                raise ImportFailure("get_init_inputs() raised %s" % _message(e))
+        init_literals = [[_literal(v, "value %d of get_init_inputs()" % i) for i, v in enumerate(init)]
+                         for init in inits]
+        models = []
+        for init in inits:
+            try:
+                models.append(src.model_cls(*init))
+            except Exception as e:
+                raise ImportFailure("Model(*get_init_inputs()) raised %s" % _message(e))
+
+        def model_of(g):
+            return models[g] if len(models) > 1 else models[0]
+
+        names = _forward_names(models[0], max(len(g) for g in groups))
+        state = [[(n, t) for n, t in list(m.named_parameters()) + list(m.named_buffers()) if t.is_floating_point()]
+                 for m in models]
+
+        def forward(g, dtype=None):
+            m = model_of(g)
+            args = groups[g]
+            if dtype is not None:
+                m = m.to(dtype)
+                args = _cast(args, dtype)
+            try:
+                return _outputs(m(*args))
+            finally:
+                if dtype is not None:
+                    m.to(torch.float32)
+
+        outputs, meta_error = [], None
+        for g in range(len(groups)):
+            try:
+                outputs.append(forward(g))
+            except ImportFailure:
+                raise
+            except Exception as e:
+                meta_error = e
+                break
+        variants = []
+        if meta_error is None and _all_float32(groups, models[0]):
+            for dtype in (torch.float16, torch.bfloat16):
+                try:
+                    outs = forward(0, dtype)
+                except Exception:
+                    continue
+                if all(o["dtype"] != "float32" for o in outs):
+                    variants.append({"dtype": _dtype_name(dtype), "outputs": outs})
+
+    # Ranges the factories did not give, and the outputs when the meta device cannot run forward(), from a real
+    # run of the same code when it is small enough.
+    unknown = any(tracker.range_of(t) is None and t.device.type == "meta" for g in groups for t in _flat_tensors(g))
+    unknown = unknown or any(tracker.range_of(t) is None for s in state for _, t in s)
+    total = _numel([t for g in groups for t in _flat_tensors(g)]) + sum(_numel([t for _, t in s]) for s in state)
+    real_groups, real_state = None, None
+    if (unknown or meta_error is not None) and total <= budget:
+        torch.manual_seed(0)
+        try:
+            real_groups, _ = src.groups_fn()
+            real_models = [src.model_cls(*init) for init in inits]
+            real_state = [dict((n, t) for n, t in list(m.named_parameters()) + list(m.named_buffers()))
+                          for m in real_models]
+            if meta_error is not None:
+                outputs = []
+                for g in range(len(real_groups)):
+                    m = real_models[g] if len(real_models) > 1 else real_models[0]
+                    with torch.no_grad():
+                        outputs.append(_outputs(m(*real_groups[g])))
+                notes.append("forward() does not run on the meta device (%s): outputs from a real run, no "
+                             "float16/bfloat16 variant" % _message(meta_error))
+        except ImportFailure:
+            raise
+        except Exception as e:
+            raise ImportFailure("forward() raised %s" % _message(meta_error or e))
+    elif meta_error is not None:
+        raise ImportFailure("forward() does not run on the meta device (%s), and a real run would take %d elements, "
+                            "more than the budget of %d" % (_message(meta_error), total, budget))
+    elif unknown:
+        notes.append("some value ranges are unknown (inputs of %d elements, more than the budget of %d, made by code "
+                     "other than a torch factory): the default range is used" % (total, budget))
+
+    out_groups = []
+    for g, group in enumerate(groups):
+        real_group = real_groups[g] if real_groups is not None else None
+        out_groups.append(_args_of(group, tracker, real_group, names))
+    params = []
+    for n, t in state[0]:
+        real = real_state[0].get(n) if real_state is not None else None
+        params.append(dict(name=n, **_describe(t, tracker, real)))
+    result = {"ok": True, "groups": out_groups, "forward_names": names, "params": params, "outputs": outputs,
+              "variants": variants, "init_inputs": [_jsonable(i) for i in init_literals],
+              "init_literal": [repr(i) for i in init_literals], "notes": notes, "inputs_from": what}
+    if hasattr(src, "case_ids"):
+        result["case_ids"] = [_jsonable(c) for c in src.case_ids]
+    return result
+
+
+def _on_alarm(signum, frame):
+    raise _Timeout()
+
+
+def main():
+    with open(sys.argv[1], encoding="utf-8") as f:
+        request = json.load(f)
+    signal.signal(signal.SIGALRM, _on_alarm)
+    out = open(request["out"], "a", encoding="utf-8")
+    real_stdout = sys.stdout
+    sys.stdout = sys.stderr  # what a task prints is not the protocol
+    for item in request["items"]:
+        out.write(json.dumps({"id": item["id"], "start": True}) + "\n")
+        out.flush()
+        signal.alarm(int(request.get("timeout", 60)))
+        try:
+            result = _probe(item, request["kind"], int(request.get("budget", 1 << 26)))
+        except ImportFailure as e:
+            result = {"ok": False, "error": str(e)}
+        except _Timeout:
+            result = {"ok": False, "error": "the probe took longer than %s s" % request.get("timeout", 60)}
+        except BaseException as e:  # SystemExit included: one bad task never ends the run
+            result = {"ok": False, "error": "loading the file raised %s" % _message(e)}
+        finally:
+            signal.alarm(0)
+        for name in ("tilecraft_import_model", "tilecraft_import_prepare"):
+            sys.modules.pop(name, None)
+        result["id"] = item["id"]
+        out.write(json.dumps(result, sort_keys=True) + "\n")
+        out.flush()
+    sys.stdout = real_stdout
+    out.close()
+
+
+if __name__ == "__main__":
+    main()
