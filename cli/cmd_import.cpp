@@ -59,8 +59,13 @@ int runImportCommand(harness::ImportKind kind, const ImportCommand& cmd, std::os
     trial.limits.wallSeconds = 60;
     runner::SandboxResult r = sandbox->run(trial);
     if (!r.started || r.exitCode != 0) {
-      err << "error: cannot start the sandbox the import probe runs in: "
-          << (r.started ? fmt::format("{} -c pass exited with status {}", *python, r.exitCode) : r.startError) << "\n";
+      // import has no --no-sandbox: the files it runs are strangers'.
+      std::string reason = r.started ? fmt::format("cannot start the sandbox: {} -c pass exited with status {}",
+                                                   *python, r.exitCode)
+                                     : r.startError;
+      size_t cut = reason.find(", or rerun with --no-sandbox");
+      if (cut != std::string::npos) reason.resize(cut);
+      err << "error: " << reason << " (import runs the upstream files only inside it)\n";
       return 2;
     }
   }
@@ -99,7 +104,8 @@ int runImportCommand(harness::ImportKind kind, const ImportCommand& cmd, std::os
         break;
     }
   }
-  out << fmt::format("{} imported ({} cases), {} skipped, {} not imported\n", imported, cases, skipped, failed);
+  out << fmt::format("{} imported ({} case{}), {} skipped, {} not imported\n", imported, cases, cases == 1 ? "" : "s",
+                     skipped, failed);
   return failed == 0 ? 0 : 1;
 }
 

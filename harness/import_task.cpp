@@ -126,8 +126,8 @@ std::vector<ImportSource> findImportSources(const ImportRequest& request, std::s
     size_t before = out.size();
     if (request.kind == ImportKind::NpuKernelBench) {
       if (!fs::is_directory(p)) {
-        *usageError =
-            fmt::format("{}: not a folder (give an NPUKernelBench task folder or a folder above them)", p.string());
+        *usageError = fmt::format(
+            "{}: not a folder (give an NPUKernelBench task folder or a folder above task folders)", p.string());
         return {};
       }
       std::vector<fs::path> dirs;

@@ -37,8 +37,8 @@ class ImportFailure(Exception):
     """A reason the task cannot be imported, in words for the report."""
 
 
-class _Timeout(Exception):
-    pass
+class _Timeout(BaseException):
+    """Not an Exception, so the handlers around the upstream calls let it through."""
 
 
 def _dtype_name(dtype):
@@ -178,7 +178,7 @@ def _literal(value, what):
             return value
     except (ValueError, SyntaxError, TypeError, RecursionError):
         pass
-    raise ImportFailure("%s is a %s, not a literal (int, float, bool, str, None, or a list/tuple of them)"
+    raise ImportFailure("%s is a value of type %s, not a literal (int, float, bool, str, None, or a list/tuple of them)"
                         % (what, type(value).__name__))
 
 
@@ -263,7 +263,7 @@ def _as_groups(value, what):
     if isinstance(value, torch.Tensor):
         return [[value]]
     if not isinstance(value, (list, tuple)):
-        raise ImportFailure("%s returned a %s, not a list" % (what, type(value).__name__))
+        raise ImportFailure("%s returned a value of type %s, not a list" % (what, type(value).__name__))
     return [list(value)]
 
 
@@ -279,11 +279,12 @@ def _outputs(result):
     if isinstance(result, torch.Tensor):
         result = [result]
     if not isinstance(result, (list, tuple)):
-        raise ImportFailure("forward() returned a %s, not a tensor or a tuple of tensors" % type(result).__name__)
+        raise ImportFailure("forward() returned a value of type %s, not a tensor or a tuple of tensors"
+                            % type(result).__name__)
     outs = []
     for i, r in enumerate(result):
         if not isinstance(r, torch.Tensor):
-            raise ImportFailure("output %d of forward() is a %s, not a tensor" % (i, type(r).__name__))
+            raise ImportFailure("output %d of forward() is a value of type %s, not a tensor" % (i, type(r).__name__))
         if r.is_complex():
             raise ImportFailure("output %d of forward() is %s, which a task cannot store" % (i, _dtype_name(r.dtype)))
         outs.append({"shape": list(r.shape), "dtype": _dtype_name(r.dtype)})
@@ -305,8 +306,11 @@ def _flat_tensors(values):
 
 
 def _message(e):
-    text = "%s: %s" % (type(e).__name__, e)
-    return text.strip().splitlines()[0][:300] if text.strip() else type(e).__name__
+    """An exception in one line: its type and its first sentence (torch's messages run on for lines)."""
+    text = ("%s: %s" % (type(e).__name__, e)).strip()
+    line = text.splitlines()[0] if text else type(e).__name__
+    cut = line.find(". ")
+    return (line[:cut + 1] if cut > 0 else line)[:240]
 
 
 class _Source:
@@ -529,7 +533,8 @@ def _probe(item, kind, budget):
         except ImportFailure:
             raise
         except Exception as e:
-            raise ImportFailure("forward() raised %s" % _message(meta_error or e))
+            raise ImportFailure("%s raised %s" % ("forward()" if meta_error is not None else "a real run of the task",
+                                                  _message(e)))
     elif meta_error is not None:
         raise ImportFailure("forward() does not run on the meta device (%s), and a real run would take %d elements, "
                             "more than the budget of %d" % (_message(meta_error), total, budget))
