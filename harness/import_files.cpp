@@ -110,11 +110,11 @@ std::string goldenText(const ImportSource& source, ImportKind kind, const std::s
   }
   g += "]  # (input, the module's name for it)\n_MODELS = {}\n\n\n";
   g += R"(def _stub_torch_npu():
-    # NPUKernelBench's module.py imports torch_npu at the top; the reference itself runs on the CPU.
-    try:
-        import torch_npu  # noqa: F401
-    except ImportError:
-        for name in ("torch_npu", "torch_npu.contrib", "torch_npu.contrib.transfer_to_npu"):
+    # NPUKernelBench's module.py imports torch_npu and kernel_gen_ops (ModelNew's) at the top; Model runs on the CPU.
+    for name in ("torch_npu", "torch_npu.contrib", "torch_npu.contrib.transfer_to_npu", "kernel_gen_ops"):
+        try:
+            __import__(name)
+        except ImportError:
             sys.modules.setdefault(name, types.ModuleType(name))
 
 

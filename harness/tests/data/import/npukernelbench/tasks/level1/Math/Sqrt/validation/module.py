@@ -1,5 +1,6 @@
 import torch
 import torch_npu
+import kernel_gen_ops
 from torch_npu.contrib import transfer_to_npu
 import torch.nn as nn
 

@@ -1,5 +1,7 @@
 import torch
 
+from framework.utils import check_precision
+
 
 def get_inputs(param, device=None):
     shape = tuple(int(x) for x in eval(param.get('shape', '[1]')))
