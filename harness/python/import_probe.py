@@ -54,6 +54,95 @@ def _dtype_name(dtype):
     return _NAMES.get(dtype, str(dtype).replace("torch.", ""))
 
 
+_SAME_RANGE = {"float", "half", "double", "bfloat16", "to", "type", "contiguous", "clone", "view", "view_as", "reshape",
+               "reshape_as", "permute", "transpose", "t", "__get__", "unsqueeze", "squeeze", "expand", "expand_as",
+               "repeat", "flatten", "flip", "roll", "detach", "requires_grad_", "narrow", "select", "__getitem__",
+               "movedim", "swapaxes", "tile", "repeat_interleave", "contiguous"}
+
+
+def _bound_of(v, tracker):
+    if isinstance(v, bool):
+        return (float(v), float(v))
+    if isinstance(v, (int, float)):
+        return (float(v), float(v))
+    if isinstance(v, torch.Tensor):
+        r = tracker.range_of(v)
+        return (r[0], r[1]) if r else None
+    return None
+
+
+def _derive(name, args, kwargs, tracker):
+    """The value range of an op's result from its operands' (interval arithmetic), or None."""
+    a = _bound_of(args[0], tracker) if args else None
+    b = _bound_of(args[1], tracker) if len(args) > 1 else None
+    if name in _SAME_RANGE:
+        return a
+    if name in ("cat", "stack", "concat", "hstack", "vstack"):
+        rs = [_bound_of(t, tracker) for t in (args[0] if args else [])]
+        return (min(r[0] for r in rs), max(r[1] for r in rs)) if rs and all(rs) else None
+    if name in ("triu", "tril"):
+        return (min(a[0], 0.0), max(a[1], 0.0)) if a else None
+    if name in ("abs", "absolute"):
+        if not a:
+            return None
+        return a if a[0] >= 0 else ((-a[1], -a[0]) if a[1] <= 0 else (0.0, max(-a[0], a[1])))
+    if name in ("neg", "__neg__", "negative"):
+        return (-a[1], -a[0]) if a else None
+    if name in ("softmax", "sigmoid", "_softmax"):
+        return (0.0, 1.0)
+    if name == "exp":
+        return (math.exp(min(a[0], 700)), math.exp(min(a[1], 700))) if a else None
+    if name in ("clamp", "clip", "clamp_min", "clamp_max"):
+        rest = list(args[1:]) + [None, None]
+        lo, hi = (None, rest[0]) if name == "clamp_max" else (rest[0], None if name == "clamp_min" else rest[1])
+        lo, hi = kwargs.get("min", lo), kwargs.get("max", hi)
+        if not a or not all(x is None or isinstance(x, (int, float)) for x in (lo, hi)):
+            return None
+
+        def clip(x):
+            x = x if lo is None else max(lo, x)
+            return x if hi is None else min(hi, x)
+
+        return (clip(a[0]), clip(a[1]))
+    if a is None or b is None:
+        return None
+    if name in ("__rsub__", "rsub"):
+        a, b, name = b, a, "sub"
+    if name in ("add", "__add__", "__radd__"):
+        return (a[0] + b[0], a[1] + b[1])
+    if name in ("sub", "__sub__", "subtract"):
+        return (a[0] - b[1], a[1] - b[0])
+    if name in ("mul", "__mul__", "__rmul__", "multiply"):
+        ps = [x * y for x in a for y in b]
+        return (min(ps), max(ps))
+    if name in ("div", "__truediv__", "true_divide", "divide") and (b[0] > 0 or b[1] < 0):
+        qs = [x / y for x in a for y in b]
+        return (min(qs), max(qs))
+    return None
+
+
+class _RangeMode(torch.overrides.TorchFunctionMode):
+    """Carries value ranges through the arithmetic of get_inputs() and Model.__init__ ((A + A.T) / 2,
+    torch.triu(rand), randint(0, 2).float() * 2 - 1), so they need no real run."""
+
+    def __init__(self, tracker):
+        super().__init__()
+        self.tracker = tracker
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        out = func(*args, **kwargs)
+        tr = self.tracker
+        if tr.propagate and isinstance(out, torch.Tensor) and tr.range_of(out) is None:
+            try:
+                r = _derive(getattr(func, "__name__", ""), args, kwargs, tr)
+            except (TypeError, ValueError, IndexError, OverflowError):
+                r = None
+            if r is not None and all(math.isfinite(x) for x in r):
+                tr.note(out, r[0], r[1], "derived")
+        return out
+
+
 class _Tracker:
     """Patches the tensor factories and nn.init while active: tensors land on the meta device and the value
     range each was drawn from is remembered (by object identity; the tensors are kept alive meanwhile)."""
@@ -63,6 +152,7 @@ class _Tracker:
         self.ranges = {}
         self.keep = []
         self.saved = []
+        self.propagate = True  # off while forward() runs: its intermediates are not inputs
 
     def note(self, t, lo, hi, how):
         if isinstance(t, torch.Tensor):
@@ -170,9 +260,12 @@ class _Tracker:
             return tr.note(p, *r) if r else p
 
         self._patch(torch.nn.Parameter, "__new__", staticmethod(parameter_new))
+        self.mode = _RangeMode(self)
+        self.mode.__enter__()
         return self
 
     def __exit__(self, *exc):
+        self.mode.__exit__(None, None, None)
         for owner, name, value in reversed(self.saved):
             setattr(owner, name, value)
         self.saved = []
@@ -499,6 +592,7 @@ def _probe(item, kind, budget, meta=True):
                  for m in models]
 
         def forward(g, dtype=None):
+            tracker.propagate = False
             m = model_of(g)
             args = groups[g]
             if dtype is not None:
