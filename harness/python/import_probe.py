@@ -29,6 +29,38 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import torch_compat  # noqa: E402  what the golden worker adds to torch 1.13, so the probe sees the same torch
 
 torch_compat.install()
+
+
+def _pooled(size, k, s, p, d, ceil):
+    # PyTorch's pooling output size (pooling_output_shape in aten/src/ATen/native/Pool.h).
+    out = (size + 2 * p - d * (k - 1) - 1 + (s - 1 if ceil else 0)) // s + 1
+    if ceil and (out - 1) * s >= size + p:
+        out -= 1
+    return out
+
+
+def _meta_max_pool3d_with_indices(x, kernel_size, stride=(), padding=(0,), dilation=(1,), ceil_mode=False):
+    def three(v, default):
+        v = list(v) if v else list(default)
+        return v * 3 if len(v) == 1 else v
+
+    k = three(kernel_size, kernel_size)
+    s, p, d = three(stride, k), three(padding, (0,)), three(dilation, (1,))
+    shape = list(x.shape[:-3]) + [_pooled(x.shape[-3 + i], k[i], s[i], p[i], d[i], ceil_mode) for i in range(3)]
+    return x.new_empty(shape), x.new_empty(shape, dtype=torch.int64)
+
+
+def _add_meta_kernels():
+    """Shape functions torch 1.13 lacks on the meta device for ops KernelBench uses at sizes too large to run."""
+    try:
+        lib = torch.library.Library("aten", "IMPL", "Meta")
+        lib.impl("max_pool3d_with_indices", _meta_max_pool3d_with_indices)
+        return lib
+    except (AttributeError, RuntimeError):
+        return None
+
+
+_META_KERNELS = _add_meta_kernels()  # kept: the registration lives as long as the library object
 _META = torch.device("meta")
 _FLOATS = {torch.float32: "float32", torch.float16: "float16", torch.bfloat16: "bfloat16", torch.float64: "float64"}
 _NAMES = dict(_FLOATS)
