@@ -308,8 +308,9 @@ def _literal(value, what):
     """`value` as a Python literal the generated golden can hold, or why not."""
     try:
         text = repr(value)
-        if ast.literal_eval(text) == value:
-            return value
+        plain = ast.literal_eval(text)  # numpy's int64 prints as a literal but is not one: keep the plain value
+        if plain == value:
+            return plain
     except (ValueError, SyntaxError, TypeError, RecursionError):
         pass
     raise ImportFailure("%s is a value of type %s, not a literal (int, float, bool, str, None, or a list/tuple of them)"
@@ -661,6 +662,8 @@ def _probe(item, kind, budget, meta=True):
     unknown = unknown or any(tracker.range_of(t) is None and t.device.type == "meta" for s in state for _, t in s)
     total = _numel([t for g in groups for t in _flat_tensors(g)]) + sum(_numel([t for _, t in s]) for s in state)
     real_groups, real_state = None, None
+    if meta_error is not None and not meta:
+        raise ImportFailure("forward() raised %s" % _message(meta_error))
     if (unknown or meta_error is not None) and total <= budget:
         torch.manual_seed(0)
         try:
@@ -729,8 +732,8 @@ def main():
                 # real, within the sandbox's memory limit; when that fails too, the meta error is the report.
                 try:
                     result = _probe(item, request["kind"], int(request.get("budget", 1 << 26)), meta=False)
-                except ImportFailure:
-                    raise e
+                except ImportFailure as real:
+                    raise ImportFailure("%s; with real tensors: %s" % (e, real))
         except ImportFailure as e:
             result = {"ok": False, "error": str(e)}
         except _Timeout:
@@ -742,7 +745,12 @@ def main():
         for name in ("tilecraft_import_model", "tilecraft_import_prepare"):
             sys.modules.pop(name, None)
         result["id"] = item["id"]
-        out.write(json.dumps(result, sort_keys=True) + "\n")
+        try:
+            line = json.dumps(result, sort_keys=True)
+        except (TypeError, ValueError) as e:
+            line = json.dumps({"id": item["id"], "ok": False, "error": "the probe's answer cannot be written: %s"
+                               % _message(e)})
+        out.write(line + "\n")
         out.flush()
     sys.stdout = real_stdout
     out.close()
