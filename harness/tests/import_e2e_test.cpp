@@ -118,7 +118,15 @@ TEST_F(ImportEndToEnd, KernelBenchFilesImportAndTheirGoldensRun) {
           ::testing::Pair("sleeps.py", "the probe took longer than 10.0 s"),
           ::testing::Pair("syntax_error.py",
                           "loading the file raised SyntaxError: expected ':' (syntax_error.py, "
-                          "line 2)")));
+                          "line 2)"),
+          ::testing::Pair("too_large_for_real_run.py",
+                          "forward() does not run on the meta device (NotImplementedError: Could not run "
+                          "'aten::nonzero' with arguments from the 'Meta' backend.), and a real run would take 160000 "
+                          "elements, more than the budget of 100000"),
+          ::testing::Pair("forward_raises.py", "forward() raised ValueError: this model is broken")));
+  EXPECT_EQ(o.at("reads_values.py").status, ImportStatus::Imported);
+  EXPECT_THAT(o.at("reads_values.py").notes,
+              ::testing::ElementsAre("get_inputs() does not run on the meta device: probed with real tensors"));
   EXPECT_EQ(o.at("data_dependent.py").status, ImportStatus::Imported);
   EXPECT_THAT(o.at("data_dependent.py").notes,
               ::testing::ElementsAre(::testing::StartsWith(
@@ -208,6 +216,10 @@ TEST_F(ImportEndToEnd, NpuKernelBenchTasksKeepLevelCategoryCasesAndAnswer) {
   EXPECT_EQ(o.at("level1/Math/Sqrt").status, ImportStatus::Imported);
   EXPECT_EQ(o.at("level2/Norm/RmsNorm").status, ImportStatus::Imported);
   EXPECT_EQ(o.at("level2/Norm/BadCsv").reason, "validation/test_cases.csv:2: 4 cells, the header has 3");
+  r.paths = {kData / "npukernelbench/broken"};
+  std::map<std::string, ImportOutcome> broken = import(r);
+  EXPECT_EQ(broken.at("level1/Math/NoModel").reason, "validation/module.py defines no class Model(nn.Module)");
+  EXPECT_EQ(broken.at("level1/Math/NoCases").reason, "validation/test_cases.csv has a header but no case");
   EXPECT_TRUE(fs::exists(scratch_ / "solutions/sqrt/op_kernel/sqrt.cpp"));
 
   TaskLoad sqrt = loadTask(scratch_ / "out/level1/sqrt");
