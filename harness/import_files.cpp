@@ -150,7 +150,8 @@ def _model(init):
   g += "    while args and args[-1] is None and not _FORWARD[len(args) - 1][1]:\n"
        "        args.pop()  # trailing absent attributes: forward()'s defaults\n";
   g += "    state = {key: values[name] for name, key in _STATE}\n";
-  g += "    return _torch.nn.utils.stateless.functional_call(model, state, tuple(args))\n";
+  g += "    result = _torch.nn.utils.stateless.functional_call(model, state, tuple(args))\n";
+  g += "    return (result,) if isinstance(result, list) else result  # a list is one tensor-list output\n";
   return g;
 }
 
@@ -383,7 +384,7 @@ TaskFiles makeTaskFiles(const ImportSource& source, ImportKind kind, const std::
   for (const AttrSlot& a : attrs) schema += fmt::format(", {} {}", a.type, a.name);
   schema += ") -> ";
   if (nOut == 1) {
-    schema += "Tensor y";
+    schema += outputs[0][0].value("is_list", false) ? "Tensor[] y" : "Tensor y";
   } else {
     schema += "(";
     for (size_t i = 0; i < nOut; ++i) schema += fmt::format("{}Tensor {}", i ? ", " : "", outNames[i]);
@@ -400,6 +401,7 @@ TaskFiles makeTaskFiles(const ImportSource& source, ImportKind kind, const std::
   for (size_t i = 0; i < nOut; ++i) {
     proto += fmt::format("    - name: {}\n      dtype: {}\n", outNames[i],
                          dtypeListYaml(column([&](const auto& c) { return c.second[i]; })));
+    if (outputs[0][i].value("is_list", false)) proto += "      is_list: true\n";
   }
   if (!attrs.empty()) {
     proto += "  attrs:\n";

@@ -411,6 +411,13 @@ def _cast(v, dtype):
 
 
 def _outputs(result):
+    # A list of tensors is one tensor-list output (NPUKernelBench's Foreach ops return as many tensors as they
+    # get); a tuple is several outputs.
+    if isinstance(result, list) and result and all(isinstance(r, torch.Tensor) for r in result):
+        if any(r.is_complex() for r in result):
+            raise ImportFailure("an output of forward() is complex, which a task cannot store")
+        items = [{"shape": list(r.shape), "dtype": _dtype_name(r.dtype)} for r in result]
+        return [{"is_list": True, "items": items, "dtype": items[0]["dtype"]}]
     if isinstance(result, torch.Tensor):
         result = [result]
     if not isinstance(result, (list, tuple)):

@@ -220,6 +220,16 @@ TEST_F(ImportEndToEnd, NpuKernelBenchTasksKeepLevelCategoryCasesAndAnswer) {
   std::map<std::string, ImportOutcome> broken = import(r);
   EXPECT_EQ(broken.at("level1/Math/NoModel").reason, "validation/module.py defines no class Model(nn.Module)");
   EXPECT_EQ(broken.at("level1/Math/NoCases").reason, "validation/test_cases.csv has a header but no case");
+
+  // A Foreach op: a list of tensors in, a list out, as many as the row says.
+  r.paths = {kData / "npukernelbench/more"};
+  EXPECT_EQ(import(r).at("level2/Foreach/ForeachAbs").status, ImportStatus::Imported);
+  std::vector<std::vector<NamedTensor>> listInputs;
+  auto abs = goldens(scratch_ / "out/level2/foreach_abs", &listInputs);
+  ASSERT_EQ(abs.size(), 2u);
+  ASSERT_EQ(abs[1].size(), 3u);  // y.0, y.1, y.2
+  EXPECT_EQ(abs[1][2].name, "y.2");
+  for (size_t i = 0; i < 7; ++i) EXPECT_EQ(abs[1][2].tensor.data[i], std::fabs(listInputs[1][2].tensor.data[i]));
   EXPECT_TRUE(fs::exists(scratch_ / "solutions/sqrt/op_kernel/sqrt.cpp"));
 
   TaskLoad sqrt = loadTask(scratch_ / "out/level1/sqrt");
