@@ -350,11 +350,16 @@ TaskFiles makeTaskFiles(const ImportSource& source, ImportKind kind, const std::
   for (const CaseRow& row : rows) {
     auto c = std::make_pair(row.inDtypes, row.outDtypes);
     bool known = false;
-    for (const auto& k : combos) {
-      bool same = k.second == c.second;
+    for (auto& k : combos) {
+      bool same = !known && k.second == c.second;
       for (size_t i = 0; same && i < c.first.size(); ++i)
         same = c.first[i].empty() || k.first[i].empty() || c.first[i] == k.first[i];
-      known = known || same;
+      if (!same) continue;
+      known = true;
+      // An input absent from the combination so far takes this case's dtype, so its list has it.
+      for (size_t i = 0; i < c.first.size(); ++i) {
+        if (k.first[i].empty()) k.first[i] = c.first[i];
+      }
     }
     if (!known) combos.push_back(c);
   }

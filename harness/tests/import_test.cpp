@@ -242,6 +242,19 @@ TEST_F(ImportTest, ParametersBecomeInputsAndDtypeCombinationsLineUp) {
   EXPECT_THAT(f.files.at("golden.py"), ::testing::HasSubstr("_STATE = [(\"p_0_weight\", \"0.weight\")]"));
 }
 
+TEST_F(ImportTest, AnInputAbsentInOneCaseStillListsTheDtypeOfAnother) {
+  ImportSource s = sourceFor(kData / "kernelbench/level1/1_Scaled_ReLU.py", scratch_);
+  std::string answer = R"J({"ok": true, "forward_names": ["x", "w"], "groups": [
+      [{"kind": "tensor", "shape": [4], "dtype": "float32"}, {"kind": "none"}],
+      [{"kind": "tensor", "shape": [4], "dtype": "float32"}, {"kind": "tensor", "shape": [4], "dtype": "bfloat16"}]],
+    "params": [], "outputs": [[{"shape": [4], "dtype": "float32"}], [{"shape": [4], "dtype": "float32"}]],
+    "variants": [], "init_inputs": [[]], "init_literal": ["[]"]})J";
+  TaskFiles f = makeTaskFiles(s, ImportKind::KernelBench, answer);
+  ASSERT_EQ(f.error, "");
+  EXPECT_THAT(f.files.at("proto.yaml"),
+              ::testing::HasSubstr("    - name: w\n      dtype: bfloat16\n      optional: true\n"));
+}
+
 TEST_F(ImportTest, FoldersAreWrittenAtomically) {
   fs::path dir = scratch_ / "out/t";
   std::string why;
