@@ -502,17 +502,31 @@ def _stub_npu_modules():
         utils.check_precision = check_precision
 
 
-def _pandas_cell(text):
-    # What pandas' read_csv gives the harness for a cell: an int, a float, NaN when empty, else the string.
-    text = text.strip()
-    if text == "":
-        return float("nan")
-    for conv in (int, float):
-        try:
-            return conv(text)
-        except ValueError:
-            pass
-    return text
+_BOOLS = {"True": True, "TRUE": True, "true": True, "False": False, "FALSE": False, "false": False}
+
+
+def _parses(text, conv):
+    try:
+        conv(text)
+        return True
+    except ValueError:
+        return False
+
+
+def _pandas_column(cells):
+    """A test_cases.csv column as pandas' read_csv gives it to prepare_inputs: typed per column (all booleans:
+    bool; all integers: int, float when one is empty; all numbers: float; else strings), NaN for empty cells."""
+    cells = [c.strip() for c in cells]
+    full = [c for c in cells if c != ""]
+    nan = float("nan")
+    if full and len(full) == len(cells) and all(c in _BOOLS for c in full):
+        return [_BOOLS[c] for c in cells]
+    if full and all(_parses(c, int) for c in full):
+        conv = int if len(full) == len(cells) else float
+        return [conv(c) if c != "" else nan for c in cells]
+    if full and all(_parses(c, float) for c in full):
+        return [float(c) if c != "" else nan for c in cells]
+    return [c if c != "" else nan for c in cells]
 
 
 class _Row(dict):
@@ -530,7 +544,9 @@ def _read_cases_csv(path):
     for n, r in enumerate(rows[1:], start=2):
         if len(r) != len(header):
             raise ImportFailure("validation/test_cases.csv:%d: %d cells, the header has %d" % (n, len(r), len(header)))
-        out.append(_Row({h: _pandas_cell(c) for h, c in zip(header, r)}))
+        out.append(r)
+    columns = [_pandas_column([r[i] for r in out]) for i in range(len(header))]
+    out = [_Row({h: columns[i][n] for i, h in enumerate(header)}) for n in range(len(out))]
     if not out:
         raise ImportFailure("validation/test_cases.csv has a header but no case")
     return header, out
