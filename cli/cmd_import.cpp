@@ -60,9 +60,9 @@ int runImportCommand(harness::ImportKind kind, const ImportCommand& cmd, std::os
     runner::SandboxResult r = sandbox->run(trial);
     if (!r.started || r.exitCode != 0) {
       // import has no --no-sandbox: the files it runs are strangers'.
-      std::string reason = r.started ? fmt::format("cannot start the sandbox: {} -c pass exited with status {}",
-                                                   *python, r.exitCode)
-                                     : r.startError;
+      std::string reason =
+          r.started ? fmt::format("cannot start the sandbox: {} -c pass exited with status {}", *python, r.exitCode)
+                    : r.startError;
       size_t cut = reason.find(", or rerun with --no-sandbox");
       if (cut != std::string::npos) reason.resize(cut);
       err << "error: " << reason << " (import runs the upstream files only inside it)\n";
