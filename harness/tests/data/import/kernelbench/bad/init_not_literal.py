@@ -1,0 +1,15 @@
+import torch
+import torch.nn as nn
+
+class Model(nn.Module):
+    def __init__(self, dtype):
+        super().__init__()
+
+    def forward(self, x):
+        return x
+
+def get_inputs():
+    return [torch.rand(2, 3)]
+
+def get_init_inputs():
+    return [torch.float16]

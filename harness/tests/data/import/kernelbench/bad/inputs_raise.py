@@ -1,0 +1,12 @@
+import torch
+import torch.nn as nn
+
+class Model(nn.Module):
+    def forward(self, x):
+        return x
+
+def get_inputs():
+    raise ValueError("no shapes for you")
+
+def get_init_inputs():
+    return []

@@ -1,0 +1,1 @@
+// A stand-in for NPUKernelBench's host file (OpDef and tiling), copied as it is.
