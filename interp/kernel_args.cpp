@@ -77,8 +77,10 @@ double parseAttr(const std::string& spec, const std::string& name, const std::st
       return static_cast<double>(*v);
     }
     if (support::parseFiniteDouble(value) || allDigits(value)) {
-      throw ArgError{fmt::format("--attr {}: '{}' is an integer attribute ({}): {} is not an integer in int64", spec,
-                                 name, dsl::dtypeName(dtype), value)};
+      throw ArgError{
+          fmt::format("--attr {}: '{}' is an integer attribute ({}): write a whole number in int64 without "
+                      "a decimal point or exponent (got '{}')",
+                      spec, name, dsl::dtypeName(dtype), value)};
     }
     throw ArgError{fmt::format("--attr {}: '{}' is not a number", spec, value)};
   }

@@ -2,6 +2,8 @@
 
 #include <sstream>
 
+#include <fmt/format.h>
+
 #include "fuzz/driver.h"
 #include "interp/driver.h"
 
@@ -38,7 +40,7 @@ TEST(FuzzDriver, TheReplayCommandRunsTheProgramOnTheInterpreter) {
   o.file = "f.tile";
   o.seed = p.seed;
   for (const auto& [name, v] : p.dims) o.shapes.push_back(name + "=" + std::to_string(v));
-  for (const auto& [name, v] : p.attrs) o.attrs.push_back(name + "=" + std::to_string(v));
+  for (const auto& [name, v] : p.attrs) o.attrs.push_back(fmt::format("{}={}", name, v));  // as the replay writes it
   for (const auto& [name, r] : p.ranges)
     o.ranges.push_back(name + "=" + std::to_string(r.lo) + ":" + std::to_string(r.hi));
   std::ostringstream out, err;

@@ -46,6 +46,24 @@ class KernelArgsTest : public ::testing::Test {
   MemoryFiles files_;
 };
 
+TEST_F(KernelArgsTest, IntegerAttributesAreWrittenAsWholeNumbers) {
+  std::unique_ptr<CheckedProgram> adam = checkProgram("adam.tile", example("optimizer/adam.tile"));
+  ASSERT_TRUE(adam->ok());
+  auto errorOf = [&](const std::string& step) {
+    std::string message;
+    KernelArgFlags f = flags({"N=4"}, {"lr=0.1", "beta1=0.9", "beta2=0.99", "eps=1e-8", "step=" + step}, {});
+    return parseKernelArgs(*adam, adam->sema.kernels[0], f, files_, &message) ? "" : message;
+  };
+  EXPECT_EQ(errorOf("-3"), "");
+  EXPECT_EQ(errorOf("2.0"),
+            "--attr step=2.0: 'step' is an integer attribute (i32): write a whole number in int64 "
+            "without a decimal point or exponent (got '2.0')");
+  EXPECT_EQ(errorOf("1e3"),
+            "--attr step=1e3: 'step' is an integer attribute (i32): write a whole number in int64 "
+            "without a decimal point or exponent (got '1e3')");
+  EXPECT_EQ(errorOf("two"), "--attr step=two: 'two' is not a number");
+}
+
 TEST_F(KernelArgsTest, SizesAreWholeNumbersWithinInt64AndTheTensorLimit) {
   EXPECT_EQ(error(flags({"N=0"})), "");
   EXPECT_EQ(error(flags({"N=1000"})), "");
