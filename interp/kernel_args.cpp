@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "interp/npy.h"
+#include "support/assert.h"
 #include "support/numbers.h"
 
 namespace tilecraft::interp {
@@ -133,6 +134,15 @@ GivenInput readInput(const std::string& flag, const std::string& spec, const std
   return in;
 }
 
+// A parameter the caller has already found among the kernel's (a name from a structured binding: clang 14, which
+// the fuzz build uses, cannot capture one in a lambda).
+const dsl::ParamInfo& paramNamed(const dsl::KernelInfo& kernel, const std::string& name) {
+  auto it =
+      std::find_if(kernel.params.begin(), kernel.params.end(), [&](const dsl::ParamInfo& q) { return q.name == name; });
+  TC_ASSERT(it != kernel.params.end(), "no parameter '{}'", name);
+  return *it;
+}
+
 KernelArgs parseChecked(const CheckedProgram& program, const dsl::KernelInfo& kernel, const KernelArgFlags& flags,
                         Files& files) {
   KernelArgs args;
@@ -186,8 +196,7 @@ KernelArgs parseChecked(const CheckedProgram& program, const dsl::KernelInfo& ke
                                  name, listOr(attrNames))};
     }
     checkOnce(seen, "--attr", name, s);
-    const dsl::ParamInfo& p = *std::find_if(kernel.params.begin(), kernel.params.end(),
-                                            [&](const dsl::ParamInfo& q) { return q.name == name; });
+    const dsl::ParamInfo& p = paramNamed(kernel, name);
     args.attrs[name] = parseAttr(s, name, value, p.type.dtype);
     args.attrTexts[name] = value;
   }
@@ -204,8 +213,7 @@ KernelArgs parseChecked(const CheckedProgram& program, const dsl::KernelInfo& ke
                                  kernel.name, name, listOr(loaded))};
     }
     checkOnce(seen, flags.inputFlag, name, s);
-    const dsl::ParamInfo& p = *std::find_if(kernel.params.begin(), kernel.params.end(),
-                                            [&](const dsl::ParamInfo& q) { return q.name == name; });
+    const dsl::ParamInfo& p = paramNamed(kernel, name);
     args.inputs[name] = readInput(flags.inputFlag, s, name, path, p.type.dtype, args.paramShapes.at(name), files);
   }
   return args;
