@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "codegen/driver.h"
+#include "bench/compile_loop.h"
 
 namespace {
 
@@ -19,28 +19,7 @@ namespace fs = std::filesystem;
 
 // The first line of the diagnostics, without its `file:line:col: ` prefix: what the label shows for a
 // refusal.
-std::string firstError(const std::string& diagnostics) {
-  std::string line = diagnostics.substr(0, diagnostics.find('\n'));
-  size_t at = line.find("error: ");
-  return at == std::string::npos ? line : line.substr(at);
-}
-
-void compileExample(benchmark::State& state, const std::string& path) {
-  std::string code, kernel;
-  std::ostringstream err;
-  int status = 0;
-  for (auto _ : state) {
-    code.clear();
-    err.str("");
-    status = tilecraft::codegen::compileToAscendC({path, "text"}, code, kernel, err);
-    benchmark::DoNotOptimize(code.data());
-  }
-  if (status == 0) {
-    state.SetLabel("ok, " + std::to_string(std::count(code.begin(), code.end(), '\n')) + " lines");
-  } else {
-    state.SetLabel(firstError(err.str()));
-  }
-}
+void compileExample(benchmark::State& state, const std::string& path) { compileFileInLoop(state, path); }
 
 // Registers one case per example, in name order so the table is the same on every run.
 void registerExamples() {

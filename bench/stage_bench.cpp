@@ -13,7 +13,7 @@
 #include <sstream>
 #include <string>
 
-#include "codegen/driver.h"
+#include "bench/compile_loop.h"
 
 namespace {
 
@@ -39,20 +39,7 @@ void compileStage(benchmark::State& state) {
   }
   fs::path file = fs::path(pattern) / "stage.tile";
   std::ofstream(file) << stageProgram(state.range(0));
-  std::string code, kernel;
-  std::ostringstream err;
-  int status = 0;
-  for (auto _ : state) {
-    code.clear();
-    err.str("");
-    status = tilecraft::codegen::compileToAscendC({file.string(), "text"}, code, kernel, err);
-    benchmark::DoNotOptimize(code.data());
-  }
-  std::string diagnostics = err.str();
-  std::string first = diagnostics.substr(0, diagnostics.find('\n'));
-  size_t at = first.find("error: ");
-  state.SetLabel(status == 0 ? "ok, " + std::to_string(std::count(code.begin(), code.end(), '\n')) + " lines"
-                             : (at == std::string::npos ? first : first.substr(at)));
+  compileFileInLoop(state, file.string());
   fs::remove_all(pattern);
 }
 

@@ -245,14 +245,21 @@ std::string minimise(const std::string& text, const std::function<bool(const std
   return best;
 }
 
-int runMutate(const MutateOptions& options, support::ProcessRunner& runner, std::ostream& out, std::ostream& err) {
+// The seed programs, with the work folder ready; empty (the error said) when either is missing.
+static std::vector<SeedProgram> loadSeedsAndWorkDir(const MutateOptions& options, std::ostream& err) {
   std::vector<SeedProgram> programs = loadSeedPrograms(options.root);
   if (programs.empty()) {
     err << fmt::format("error: no .tile files under {0}/examples or {0}/solutions (--root is the repository)\n",
                        options.root.string());
-    return 2;
+    return {};
   }
-  if (!prepareWorkDir(options, err)) return 2;
+  if (!prepareWorkDir(options, err)) return {};
+  return programs;
+}
+
+int runMutate(const MutateOptions& options, support::ProcessRunner& runner, std::ostream& out, std::ostream& err) {
+  std::vector<SeedProgram> programs = loadSeedsAndWorkDir(options, err);
+  if (programs.empty()) return 2;
   Executor exec(options, runner);
   auto started = std::chrono::steady_clock::now();
   std::vector<std::vector<Run>> runs(static_cast<size_t>(options.count));
@@ -323,13 +330,8 @@ int runMutate(const MutateOptions& options, support::ProcessRunner& runner, std:
 
 int replayMutant(const MutateOptions& options, uint64_t seed, support::ProcessRunner& runner, std::ostream& out,
                  std::ostream& err) {
-  std::vector<SeedProgram> programs = loadSeedPrograms(options.root);
-  if (programs.empty()) {
-    err << fmt::format("error: no .tile files under {0}/examples or {0}/solutions (--root is the repository)\n",
-                       options.root.string());
-    return 2;
-  }
-  if (!prepareWorkDir(options, err)) return 2;
+  std::vector<SeedProgram> programs = loadSeedsAndWorkDir(options, err);
+  if (programs.empty()) return 2;
   Executor exec(options, runner);
   Mutant m = makeMutant(programs, options.kinds, seed);
   std::filesystem::path path = options.workDir / fmt::format("replay_{}.tile", seed);

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "codegen/driver.h"
+#include "codegen/tests/emulator_build.h"
 #include "interp/compare.h"
 #include "interp/npy.h"
 #include "interp/oracle.h"
@@ -66,20 +67,8 @@ TEST(SumChainCodegenE2E, TenThousandTermSumMatchesTheInterpreter) {
   EXPECT_GE(std::count(code.begin(), code.end(), '\n'), 10000);
   std::ofstream(dir / "k.cpp") << code;
 
+  support::ProcessResult built = buildAgainstEmulator(dir / "k.cpp", dir / "k", "-O0", {}, 900);
   support::SystemProcessRunner runner;
-  support::ProcessSpec build;
-  build.argv = {"g++",
-                "-std=c++17",
-                "-O0",
-                "-DASCENDC_CPU_DEBUG",
-                "-I",
-                TILECRAFT_EMU_INCLUDE_DIR,
-                (dir / "k.cpp").string(),
-                "-pthread",
-                "-o",
-                (dir / "k").string()};
-  build.timeoutSeconds = 900;
-  support::ProcessResult built = runner.run(build);
   ASSERT_EQ(built.exitCode, 0) << built.err;
 
   auto program = interp::checkProgram("sum_chain.tile", text);

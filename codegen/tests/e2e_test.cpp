@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "codegen/driver.h"
+#include "codegen/tests/emulator_build.h"
 #include "interp/compare.h"
 #include "interp/npy.h"
 #include "interp/oracle.h"
@@ -67,22 +68,8 @@ void expectMatchesInterpreter(const fs::path& tile, const std::vector<Shape>& sh
   fs::path source = dir / (name + ".cpp");
   std::ofstream(source) << code;
 
+  support::ProcessResult built = buildAgainstEmulator(source, dir / name, "-O1", {"-Wall", "-Wextra"});
   support::SystemProcessRunner runner;
-  support::ProcessSpec build;
-  build.argv = {"g++",
-                "-std=c++17",
-                "-O1",
-                "-Wall",
-                "-Wextra",
-                "-DASCENDC_CPU_DEBUG",
-                "-I",
-                TILECRAFT_EMU_INCLUDE_DIR,
-                source.string(),
-                "-pthread",
-                "-o",
-                (dir / name).string()};
-  build.timeoutSeconds = 600;
-  support::ProcessResult built = runner.run(build);
   ASSERT_EQ(built.exitCode, 0) << built.err;
   EXPECT_EQ(built.err, "") << "the generated kernel must build without warnings";
 
@@ -191,20 +178,8 @@ TEST(CodegenLauncher, GeneratedInputsAreTheInterpretersForTheSameSeed) {
   std::ostringstream diags;
   ASSERT_EQ(compileToAscendC({tile.string(), "text"}, code, kernel, diags), 0) << diags.str();
   std::ofstream(dir / "k.cpp") << code;
+  ASSERT_EQ(buildAgainstEmulator(dir / "k.cpp", dir / "k").exitCode, 0);
   support::SystemProcessRunner runner;
-  support::ProcessSpec build;
-  build.argv = {"g++",
-                "-std=c++17",
-                "-O1",
-                "-DASCENDC_CPU_DEBUG",
-                "-I",
-                TILECRAFT_EMU_INCLUDE_DIR,
-                (dir / "k.cpp").string(),
-                "-pthread",
-                "-o",
-                (dir / "k").string()};
-  build.timeoutSeconds = 600;
-  ASSERT_EQ(runner.run(build).exitCode, 0);
   support::ProcessSpec exec;
   exec.argv = {(dir / "k").string(), "M=5", "N=77", "--seed", "11", "--out-dir", dir.string()};
   exec.timeoutSeconds = 300;

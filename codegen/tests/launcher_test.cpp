@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "codegen/driver.h"
+#include "codegen/tests/emulator_build.h"
 #include "support/process.h"
 
 namespace tilecraft::codegen {
@@ -29,20 +30,7 @@ class LauncherErrors : public ::testing::Test {
     std::ostringstream diags;
     EXPECT_EQ(compileToAscendC({tile.string(), "text"}, code, kernel, diags), 0) << diags.str();
     std::ofstream(dir / "k.cpp") << code;
-    support::SystemProcessRunner runner;
-    support::ProcessSpec spec;
-    spec.argv = {"g++",
-                 "-std=c++17",
-                 "-O1",
-                 "-DASCENDC_CPU_DEBUG",
-                 "-I",
-                 TILECRAFT_EMU_INCLUDE_DIR,
-                 (dir / "k.cpp").string(),
-                 "-pthread",
-                 "-o",
-                 (dir / "k").string()};
-    spec.timeoutSeconds = 600;
-    support::ProcessResult built = runner.run(spec);
+    support::ProcessResult built = buildAgainstEmulator(dir / "k.cpp", dir / "k");
     EXPECT_EQ(built.exitCode, 0) << built.err;
     return dir;
   }

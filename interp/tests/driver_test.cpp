@@ -6,18 +6,14 @@
 
 #include "interp/driver.h"
 #include "interp/npy.h"
+#include "interp/tests/interp_fixture.h"
 #include "interp/numeric.h"
 #include "interp/random.h"
 
 namespace tilecraft::interp {
 namespace {
 
-std::string example(const std::string& relative) {
-  std::ifstream in(std::string(TILECRAFT_SOURCE_DIR) + "/examples/" + relative);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using testing::exampleText;
 
 struct Result {
   int status;
@@ -42,7 +38,7 @@ InterpOptions addOptions() {
 
 TEST(InterpDriver, WritesEachOutputAsNpyComputedFromTheSeededInputs) {
   MemoryFiles files;
-  files.files["add.tile"] = example("elementwise/add.tile");
+  files.files["add.tile"] = exampleText("elementwise/add.tile");
   Result r = interp(addOptions(), files);
   ASSERT_EQ(r.status, 0) << r.err;
   ASSERT_TRUE(files.files.count("o/z.npy"));
@@ -60,7 +56,7 @@ TEST(InterpDriver, WritesEachOutputAsNpyComputedFromTheSeededInputs) {
 
 TEST(InterpDriver, SavesInputsAndTakesGivenInputs) {
   MemoryFiles files;
-  files.files["add.tile"] = example("elementwise/add.tile");
+  files.files["add.tile"] = exampleText("elementwise/add.tile");
   HostTensor ones{dsl::DType::F16, {10}, std::vector<double>(10, 1.0)};
   files.files["ones.npy"] = encodeNpy(ones);
   InterpOptions o = addOptions();
@@ -77,7 +73,7 @@ TEST(InterpDriver, SavesInputsAndTakesGivenInputs) {
 
 TEST(InterpDriver, RangesBoundTheGeneratedInputs) {
   MemoryFiles files;
-  files.files["add.tile"] = example("elementwise/add.tile");
+  files.files["add.tile"] = exampleText("elementwise/add.tile");
   InterpOptions o = addOptions();
   o.ranges = {"x=-3:-2", "y=5:6"};
   o.outDir.clear();
@@ -98,7 +94,7 @@ struct UsageCase {
 
 TEST(InterpDriver, UsageErrorsSayWhatIsWrong) {
   MemoryFiles files;
-  files.files["leaky.tile"] = example("elementwise/leaky_relu.tile");
+  files.files["leaky.tile"] = exampleText("elementwise/leaky_relu.tile");
   files.files["bad.npy"] = "not numpy";
   const char* kernel =
       "(x: Tensor[f32, (N,)], y: Tensor[f32, (N,)]):\n    for t in tiles(N, size=64):\n"
@@ -164,7 +160,7 @@ TEST(InterpDriver, ProgramAndRunTimeErrorsExitOneWithDiagnostics) {
   EXPECT_EQ(r.status, 1);
   EXPECT_NE(r.err.find("bad.tile:5:9: error: name 'nope' is not defined"), std::string::npos) << r.err;
 
-  files.files["emb.tile"] = example("gather/embedding.tile");
+  files.files["emb.tile"] = exampleText("gather/embedding.tile");
   HostTensor ids{dsl::DType::I32, {2}, {0, 9}};
   files.files["ids.npy"] = encodeNpy(ids);
   o.file = "emb.tile";

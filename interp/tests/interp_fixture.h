@@ -19,12 +19,17 @@ inline std::unique_ptr<CheckedProgram> loadText(const std::string& text, const s
   return program;
 }
 
-inline std::unique_ptr<CheckedProgram> loadExample(const std::string& relative) {
+// The text of examples/RELATIVE.
+inline std::string exampleText(const std::string& relative) {
   std::ifstream in(std::string(TILECRAFT_SOURCE_DIR) + "/examples/" + relative);
   EXPECT_TRUE(in.good()) << relative;
   std::stringstream text;
   text << in.rdbuf();
-  return loadText(text.str(), relative);
+  return text.str();
+}
+
+inline std::unique_ptr<CheckedProgram> loadExample(const std::string& relative) {
+  return loadText(exampleText(relative), relative);
 }
 
 /// A tensor whose element at (i) or (i, j) or (i, j, k)... is f(flat index, multi-index), rounded to the dtype.

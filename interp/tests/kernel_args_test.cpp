@@ -8,23 +8,19 @@
 #include <sstream>
 
 #include "interp/npy.h"
+#include "interp/tests/interp_fixture.h"
 
 namespace tilecraft::interp {
 namespace {
 
-std::string example(const std::string& relative) {
-  std::ifstream in(std::string(TILECRAFT_SOURCE_DIR) + "/examples/" + relative);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using testing::exampleText;
 
 class KernelArgsTest : public ::testing::Test {
  protected:
   void SetUp() override {
     // add: x, y -> z, all f16[N]; leaky_relu: x -> y (f32[N]) with the f32 attribute slope.
-    add_ = checkProgram("add.tile", example("elementwise/add.tile"));
-    leaky_ = checkProgram("leaky.tile", example("elementwise/leaky_relu.tile"));
+    add_ = checkProgram("add.tile", exampleText("elementwise/add.tile"));
+    leaky_ = checkProgram("leaky.tile", exampleText("elementwise/leaky_relu.tile"));
     ASSERT_TRUE(add_->ok() && leaky_->ok());
   }
   static KernelArgFlags flags(std::vector<std::string> shapes, std::vector<std::string> attrs = {},
@@ -47,7 +43,7 @@ class KernelArgsTest : public ::testing::Test {
 };
 
 TEST_F(KernelArgsTest, IntegerAttributesAreWrittenAsWholeNumbers) {
-  std::unique_ptr<CheckedProgram> adam = checkProgram("adam.tile", example("optimizer/adam.tile"));
+  std::unique_ptr<CheckedProgram> adam = checkProgram("adam.tile", exampleText("optimizer/adam.tile"));
   ASSERT_TRUE(adam->ok());
   auto errorOf = [&](const std::string& step) {
     std::string message;
