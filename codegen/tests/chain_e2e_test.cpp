@@ -15,7 +15,7 @@
 #include <string>
 
 #include "codegen/driver.h"
-#include "codegen/tests/emulator_build.h"
+#include "codegen/tests/e2e_support.h"
 #include "interp/compare.h"
 #include "interp/npy.h"
 #include "interp/oracle.h"
@@ -25,13 +25,6 @@ namespace tilecraft::codegen {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string readText(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 std::string sumProgram(int terms) {
   std::string body = "a";
@@ -54,9 +47,7 @@ def sum_chain(x: Tensor[f16, (N,)], y: Tensor[f16, (N,)], z: Tensor[f16, (N,)]):
 }
 
 TEST(SumChainCodegenE2E, TenThousandTermSumMatchesTheInterpreter) {
-  std::string pattern = (fs::temp_directory_path() / "tilecraft-chain-XXXXXX").string();
-  ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
-  fs::path dir = pattern;
+  fs::path dir = tempDir("chain");
   fs::path tile = dir / "sum_chain.tile";
   std::string text = sumProgram(10000);
   std::ofstream(tile) << text;

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "codegen/driver.h"
-#include "codegen/tests/emulator_build.h"
+#include "codegen/tests/e2e_support.h"
 #include "interp/compare.h"
 #include "interp/npy.h"
 #include "interp/oracle.h"
@@ -23,19 +23,6 @@ namespace tilecraft::codegen {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string readText(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
-
-fs::path tempDir(const std::string& name) {
-  std::string pattern = (fs::temp_directory_path() / ("tilecraft-codegen-" + name + "-XXXXXX")).string();
-  EXPECT_NE(::mkdtemp(pattern.data()), nullptr);
-  return pattern;
-}
 
 struct Shape {
   std::map<std::string, int64_t> dims;

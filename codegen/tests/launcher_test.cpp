@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "codegen/driver.h"
-#include "codegen/tests/emulator_build.h"
+#include "codegen/tests/e2e_support.h"
 #include "support/process.h"
 
 namespace tilecraft::codegen {

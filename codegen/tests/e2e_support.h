@@ -1,14 +1,33 @@
-// The tests' one command for building a generated CPU-debug program against the emulator with g++ (as
-// `tilecraft run` builds it, outside the sandbox: these sources are our own).
+// What the end-to-end tests share: their temporary folders, file text, and the one command that builds a
+// generated CPU-debug program against the emulator with g++ (as `tilecraft run` builds it, outside the sandbox:
+// these sources are our own).
 #pragma once
 
+#include <gtest/gtest.h>
+#include <unistd.h>
+
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "support/process.h"
 
 namespace tilecraft::codegen {
+
+inline std::string readText(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+inline std::filesystem::path tempDir(const std::string& name) {
+  std::string pattern = (std::filesystem::temp_directory_path() / ("tilecraft-codegen-" + name + "-XXXXXX")).string();
+  EXPECT_NE(::mkdtemp(pattern.data()), nullptr);
+  return pattern;
+}
 
 inline support::ProcessResult buildAgainstEmulator(const std::filesystem::path& source,
                                                    const std::filesystem::path& program,
