@@ -244,6 +244,10 @@ constexpr const char* kScript = R"js(
     root.dataset.chartsExpected = String(canvases.length);
     root.dataset.chartsDrawn = String(canvases.filter(drawn).length);
   }
+  // Chart.js draws synchronously with animation off, so the marks are right at once; they are taken again after
+  // the next frame in case a resize redrew. The first mark matters: a headless browser may dump the page before
+  // any frame runs.
+  mark();
   requestAnimationFrame(() => setTimeout(mark, 0));
 })();
 )js";
