@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 packages=(
   g++ cmake ninja-build make
-  libfmt-dev libcli11-dev nlohmann-json3-dev libyaml-cpp-dev
+  libfmt-dev libcli11-dev nlohmann-json3-dev libyaml-cpp-dev libcpp-httplib-dev libssl-dev
   python3 python3-torch python3-numpy
   bubblewrap
   libgtest-dev libgmock-dev libbenchmark-dev
