@@ -7,6 +7,7 @@
 #include <set>
 
 #include "codegen/source_text.h"
+#include "dsl/cpp_names.h"
 #include "ir/check.h"
 #include "ir/scalar_walk.h"
 
@@ -273,23 +274,19 @@ void EmitContext::comment(CodePrinter& p, uint32_t line) {
 }
 
 // The DSL's names that the generated code spells as they are (the entry, the tensors, the tiling fields and the
-// launcher's locals); the others get a prefix or a suffix (buffers, loops, device scalars).
+// launcher's locals); the others get a prefix or a suffix (buffers, loops, device scalars). The checker refused
+// the kernel's, the parameters' and the dims' bad names already; only lowering knows which of the kernel's
+// scalars are computed on the host and so become tiling fields, so those are checked here, from the same table.
 void EmitContext::checkNames() {
-  // Dims and attributes are also the host tiling function's parameters, beside its struct `t`.
-  auto check = [&](const std::string& name, const char* what, bool hostParameter = false) {
-    const char* problem = cppNameProblem(name);
-    if (!problem && hostParameter && name == "t") problem = "a name the generated C++ already uses";
-    if (!problem) return;
-    failed_ = true;
-    diagnostics_.error(k.span, fmt::format("'{}' cannot name {} in the generated C++: it is {}", name, what, problem))
-        .hint(fmt::format("rename '{}' in the .tile file", name));
-  };
-  check(k.name, "a kernel");
-  for (const ir::Param& prm : k.params) check(prm.name, "a parameter", prm.role == ir::TensorRole::Attr);
+  TC_ASSERT(dsl::cppNameError("kernel", k.name, dsl::CppNameUse::Kernel).empty(), "the checker let kernel '{}' through",
+            k.name);
   for (uint32_t v : tilingVars(k)) {
-    if (k.vars[v].kind == ir::Var::Kind::Attr) continue;  // a parameter, checked above
-    bool dim = k.vars[v].kind == ir::Var::Kind::Dim;
-    check(k.vars[v].name, dim ? "a dim" : "a scalar", dim);
+    const ir::Var& var = k.vars[v];
+    if (var.kind == ir::Var::Kind::Attr || var.kind == ir::Var::Kind::Dim) continue;  // the checker's
+    std::string message = dsl::cppNameError("scalar", var.name, dsl::CppNameUse::HostScalar);
+    if (message.empty()) continue;
+    failed_ = true;
+    diagnostics_.error(k.span, message).hint(fmt::format("rename '{}' in the .tile file", var.name));
   }
 }
 

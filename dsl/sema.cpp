@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "dsl/cpp_names.h"
 #include "dsl/sema_internal.h"
 #include "support/assert.h"
 
@@ -166,27 +167,13 @@ bool isReservedName(const std::string& name) {
          name == "copyout" || name == "Tensor" || name == "kernel";
 }
 
-// Dims and parameters become variables of the generated host code (codegen/emit_host.cpp, emit_launcher.cpp),
-// next to the ones it declares itself: the tiling struct `t` (in the tiling function, whose parameters are the
-// dims and scalar attributes) and `tiling`, the launcher's `opts`, `ok`, `workspace`, `argc`/`argv`, and a
-// `<tensor>Count` per tensor. A DSL name equal to one of those would be declared twice, which g++ refuses.
-const char* generatedHostRole(const std::string& name, bool scalar) {
-  if (name == "t" && !scalar) return nullptr;
-  static const std::map<std::string, const char*> kGenerated = {
-      {"t", "the tiling struct"},           {"tiling", "the tiling struct"}, {"opts", "the launcher's options"},
-      {"ok", "the launcher's status"},      {"workspace", "the workspace"},  {"argc", "the launcher's arguments"},
-      {"argv", "the launcher's arguments"}, {"main", "the launcher"},
-  };
-  auto it = kGenerated.find(name);
-  return it == kGenerated.end() ? nullptr : it->second;
-}
 }  // namespace
 
-void Checker::checkGeneratedName(NodeId id, const std::string& name, const char* what, bool scalar) {
-  if (const char* role = generatedHostRole(name, scalar)) {
-    error(id, fmt::format("{} '{}' has the name the generated host code gives {}", what, name, role))
-        .hint("choose another name");
-  }
+// Dims, parameters and the kernel keep their DSL names in the generated code (dsl/cpp_names.h): a name that C++
+// or the generated code already gives a meaning would not build, or would mean something else.
+void Checker::checkGeneratedName(NodeId id, const std::string& name, const char* what, CppNameUse use) {
+  std::string message = cppNameError(what, name, use);
+  if (!message.empty()) error(id, message).hint(fmt::format("rename '{}' in the .tile file", name));
 }
 
 // NAME = dim(max=...) | NAME = <constant expression>
@@ -203,7 +190,7 @@ void Checker::checkConstDef(NodeId id) {
   }
   ModuleSymbol sym;
   sym.node = id;
-  checkGeneratedName(id, n.name, "module-level name", true);
+  checkGeneratedName(id, n.name, "module-level name", CppNameUse::HostScalar);
   bool isDimCall = ast_.kind(value) == NodeKind::Call && ast_.kind(ast_.callee(value)) == NodeKind::Name &&
                    ast_.node(ast_.callee(value)).name == "dim";
   if (isDimCall) {
@@ -249,6 +236,7 @@ void Checker::checkKernel(NodeId id) {
   kernel.node = id;
   kernel.name = n.name;
   size_t errorsBefore = diag_.errorCount();
+  checkGeneratedName(id, n.name, "kernel", CppNameUse::Kernel);
   auto decos = ast_.decorators(id);
   if (decos.empty()) {
     error(id, fmt::format("function '{}' is not marked as a kernel", n.name)).hint("add '@kernel' above 'def'");
@@ -400,7 +388,8 @@ void Checker::checkParam(NodeId id, KernelInfo& kernel) {
                           m->second.isDim ? "dim()" : "module-level constant", lineOf(m->second.node)))
         .hint("rename the parameter or the module-level name");
   } else {
-    checkGeneratedName(id, n.name, "parameter", t.kind != TypeKind::Tensor);
+    checkGeneratedName(id, n.name, "parameter",
+                       t.kind == TypeKind::Tensor ? CppNameUse::Tensor : CppNameUse::HostScalar);
     Binding b;
     b.type = t;
     b.def = id;

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "dsl/cpp_names.h"
 #include "dsl/sema.h"
 
 namespace tilecraft::dsl::detail {
@@ -90,7 +91,7 @@ class Checker {
   void checkConstDef(NodeId id);
   void checkKernel(NodeId id);
   void checkParam(NodeId id, KernelInfo& kernel);
-  void checkGeneratedName(NodeId id, const std::string& name, const char* what, bool scalar);
+  void checkGeneratedName(NodeId id, const std::string& name, const char* what, CppNameUse use);
   void checkBlock(std::span<const NodeId> stmts);
   void checkStatement(NodeId id);
   void checkAssign(NodeId id);

@@ -64,26 +64,15 @@ TEST(EscapeSourceText, KeepsPrintableAsciiAndWritesEveryOtherByteAsHex) {
   }
 }
 
-TEST(CppNameProblem, KeywordsReservedAndGeneratedNamesAreRefused) {
-  EXPECT_STREQ(cppNameProblem("delete"), "a C++ keyword");
-  EXPECT_STREQ(cppNameProblem("_x"), "reserved in C++ (a leading or double underscore)");
-  EXPECT_STREQ(cppNameProblem("a__b"), "reserved in C++ (a leading or double underscore)");
-  EXPECT_STREQ(cppNameProblem("main"), "a name the generated C++ already uses");
-  EXPECT_STREQ(cppNameProblem("GM_ADDR"), "a name the generated C++ already uses");
-  EXPECT_EQ(cppNameProblem("alpha"), nullptr);
-  EXPECT_EQ(cppNameProblem("N"), nullptr);
-  EXPECT_EQ(cppNameProblem("a_b"), nullptr);
-}
-
 TEST(GeneratedNames, ADslNameThatCppCannotCarryIsAnErrorNamingIt) {
   Compiled c = compileText(kernel("main", "delete: f32 = 1.0", "    s = delete * 2.0\n"));
   EXPECT_EQ(c.status, 1);
   EXPECT_EQ(c.out, "");
-  EXPECT_NE(c.err.find("prog.tile:3:1: error: 'main' cannot name a kernel in the generated C++: it is a name the "
-                       "generated C++ already uses\n"),
+  EXPECT_NE(c.err.find("prog.tile:3:1: error: kernel 'main' cannot be spelled in the generated C++: it is the name "
+                       "the generated host code gives the launcher\n"),
             std::string::npos)
       << c.err;
-  EXPECT_NE(c.err.find("error: 'delete' cannot name a parameter in the generated C++: it is a C++ keyword\n"),
+  EXPECT_NE(c.err.find("error: parameter 'delete' cannot be spelled in the generated C++: it is a C++ keyword\n"),
             std::string::npos)
       << c.err;
   EXPECT_NE(c.err.find("hint: rename 'delete' in the .tile file\n"), std::string::npos) << c.err;
@@ -99,12 +88,13 @@ TEST(GeneratedNames, ADslNameThatCppCannotCarryIsAnErrorNamingIt) {
     named.replace(named.find(from), from.size(), to);
   }
   Compiled attr = compileText(named);
-  // The checker refuses it first, at the parameter (dsl/sema.cpp, names of the generated host code).
-  EXPECT_NE(attr.err.find("error: parameter 't' has the name the generated host code gives the tiling struct\n"),
+  // The checker refuses it at the parameter (dsl/cpp_names.h).
+  EXPECT_NE(attr.err.find("error: parameter 't' cannot be spelled in the generated C++: it is the name the "
+                          "generated host code gives the tiling struct\n"),
             std::string::npos)
       << attr.err;
-  EXPECT_NE(dim.err.find("error: '__N' cannot name a dim in the generated C++: it is reserved in C++ (a leading or "
-                         "double underscore)\n"),
+  EXPECT_NE(dim.err.find("error: module-level name '__N' cannot be spelled in the generated C++: it is reserved in "
+                         "C++ (a leading or double underscore)\n"),
             std::string::npos)
       << dim.err;
 }
