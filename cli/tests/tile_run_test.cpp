@@ -152,6 +152,47 @@ TEST_F(TileRunTest, AMissingOutputIsAFailure) {
             "FAIL add: an output differs from the reference: z: the program wrote no z.npy");
 }
 
+// An input the reference refuses (a gather index past the table): its diagnostic at the .tile line, then why
+// nothing is compared; nothing is built.
+TEST_F(TileRunTest, AReferenceThatCannotRunIsAnErrorBeforeTheBuild) {
+  std::ofstream(dir_ / "gather.tile") << "T = dim()\n"
+                                         "V = dim()\n"
+                                         "\n"
+                                         "@kernel\n"
+                                         "def gather(ids: Tensor[i32, (T,)], table: Tensor[f32, (V, 8)], out: "
+                                         "Tensor[f32, (T, 8)]):\n"
+                                         "    toks = split(T, cores=vector_cores())\n"
+                                         "    for t in tiles(toks, size=8):\n"
+                                         "        with copyin:\n"
+                                         "            idx = load(ids[t])\n"
+                                         "        with copyin:\n"
+                                         "            rows = load(table[idx, :])\n"
+                                         "        with copyout:\n"
+                                         "            store(out[t, :], rows)\n";
+  std::ofstream(dir_ / "ids.npy", std::ios::binary) << interp::encodeNpy(interp::HostTensor{DType::I32, {1}, {99}});
+  options_.file = (dir_ / "gather.tile").string();
+  options_.shapes = {"T=1", "V=16"};
+  options_.inputs = {"ids=" + (dir_ / "ids.npy").string()};
+  bool ran = false;
+  service_.onRun = [&](const runner::RunRequest&) {
+    ran = true;
+    return passed();
+  };
+  EXPECT_EQ(run(), 1);
+  EXPECT_FALSE(ran);
+  EXPECT_EQ(service_.source, "");  // not built
+  EXPECT_EQ(out_.str(), "");
+  EXPECT_EQ(err_.str(), options_.file +
+                            ":11:31: error: gather index 99 (element 0 of 'idx') is out of range for dimension 0 of "
+                            "'table' (extent 16)\n"
+                            "            rows = load(table[idx, :])\n"
+                            "                              ^~~\n"
+                            "hint: index values must be in [0, 16)\n"
+                            "error: the reference interpreter cannot run the kernel on these inputs, so there is "
+                            "nothing to compare with\n"
+                            "hint: fix the error above, or pass --no-check to run the kernel alone\n");
+}
+
 // The 1-based number of the first line of `text` that contains `what`.
 size_t lineOf(const std::string& text, const std::string& what) {
   std::istringstream in(text);
