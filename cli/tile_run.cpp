@@ -111,7 +111,9 @@ std::variant<Prepared, int> prepare(const TileRunOptions& options, const std::st
   support::DiagnosticEngine diagnostics;
   std::optional<interp::RunOutputs> expected = interp::run(*p.program, kernelName, request, diagnostics);
   if (!expected) {
-    err << support::renderText(p.program->sources, diagnostics.diagnostics());
+    // In the format of the compiler's diagnostics (--diagnostics), which the reference's are.
+    err << (options.diagnostics == "json" ? support::renderJson(p.program->sources, diagnostics.diagnostics())
+                                          : support::renderText(p.program->sources, diagnostics.diagnostics()));
     err << "error: the reference interpreter cannot run the kernel on these inputs, so there is nothing to "
            "compare with\nhint: fix the error above, or pass --no-check to run the kernel alone\n";
     return 1;

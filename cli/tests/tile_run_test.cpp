@@ -191,6 +191,15 @@ TEST_F(TileRunTest, AReferenceThatCannotRunIsAnErrorBeforeTheBuild) {
                             "error: the reference interpreter cannot run the kernel on these inputs, so there is "
                             "nothing to compare with\n"
                             "hint: fix the error above, or pass --no-check to run the kernel alone\n");
+  // With --diagnostics=json the reference's diagnostic is JSON, after the compiler's (empty) object.
+  options_.diagnostics = "json";
+  err_.str("");
+  EXPECT_EQ(run(), 1);
+  EXPECT_NE(
+      err_.str().find("{\"diagnostics\":[],\"errors\":0,\"warnings\":0}\n{\"diagnostics\":[{\"severity\":\"error\","),
+      std::string::npos)
+      << err_.str();
+  EXPECT_NE(err_.str().find("\"message\":\"gather index 99 (element 0 of 'idx') is out of range"), std::string::npos);
 }
 
 // The 1-based number of the first line of `text` that contains `what`.
