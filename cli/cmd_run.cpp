@@ -25,9 +25,12 @@ int runWithService(const TileRunOptions& options) {
   runner::ServiceOptions serviceOptions;
   serviceOptions.emuInclude = TILECRAFT_EMU_INCLUDE_DIR;
   serviceOptions.sandbox = options.sandbox;
-  std::unique_ptr<runner::BuildRunService> service = runner::startBuildRunService(serviceOptions, std::cerr);
-  if (!service) return 2;
-  return runTile(options, *service, std::cout, std::cerr);
+  std::unique_ptr<runner::BuildRunService> service;
+  auto start = [&]() -> runner::BuildRunService* {
+    service = runner::startBuildRunService(serviceOptions, std::cerr);
+    return service.get();
+  };
+  return runTile(options, start, std::cout, std::cerr);
 }
 
 void registerRunCommand(CLI::App& app) {

@@ -224,7 +224,7 @@ FileOutcome compareWithReference(const Prepared& prepared, const fs::path& outpu
 
 }  // namespace
 
-int runTile(const TileRunOptions& options, runner::BuildRunService& service, std::ostream& out, std::ostream& err) {
+int runTile(const TileRunOptions& options, const ServiceStarter& startService, std::ostream& out, std::ostream& err) {
   // Output folders first: a file named like one must not cost a whole build and run, then lose the outputs.
   if (!prepareOutputFolder("--out-dir", options.outDir, err)) return 2;
   if (!prepareOutputFolder("--keep", options.keepDir, err)) return 2;
@@ -235,6 +235,9 @@ int runTile(const TileRunOptions& options, runner::BuildRunService& service, std
   std::variant<Prepared, int> prepared = prepare(options, kernel, err);
   if (const int* failed = std::get_if<int>(&prepared)) return *failed;
   const Prepared& ready = std::get<Prepared>(prepared);
+  runner::BuildRunService* started = startService();
+  if (started == nullptr) return 2;
+  runner::BuildRunService& service = *started;
   bool temporary = false;
   fs::path dir = workFolder(options.keepDir, temporary);
   std::error_code ec;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -30,9 +31,13 @@ struct TileRunOptions {
   bool check = true;  // compare the outputs with the reference interpreter's
 };
 
-/// Runs `options.file` through `service`: the result on `out`, diagnostics and usage errors on `err`. Exit status:
-/// 0 the run passed the emulator's checks and (unless --no-check) matched the reference; 1 compile errors, a
-/// build or run that failed, outputs that differ; 2 usage.
-int runTile(const TileRunOptions& options, runner::BuildRunService& service, std::ostream& out, std::ostream& err);
+/// The build-and-run service, started once the program compiled and its arguments checked (so that those errors
+/// come first); nullptr when it cannot start (the starter printed why).
+using ServiceStarter = std::function<runner::BuildRunService*()>;
+
+/// Runs `options.file` through the service: the result on `out`, diagnostics and usage errors on `err`. Exit
+/// status: 0 the run passed the emulator's checks and (unless --no-check) matched the reference; 1 compile errors,
+/// a build or run that failed, outputs that differ, a reference that cannot run; 2 usage, or no service.
+int runTile(const TileRunOptions& options, const ServiceStarter& startService, std::ostream& out, std::ostream& err);
 
 }  // namespace tilecraft::cli

@@ -86,7 +86,10 @@ class TileRunTest : public ::testing::Test {
   }
   void TearDown() override { fs::remove_all(dir_); }
 
-  int run() { return runTile(options_, service_, out_, err_); }
+  int run() {
+    return runTile(
+        options_, [this] { return &service_; }, out_, err_);
+  }
 
   fs::path dir_;
   TileRunOptions options_;
