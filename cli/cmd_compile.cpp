@@ -36,7 +36,8 @@ void registerCompileCommand(CLI::App& app) {
     if (int usage = codegen::checkProjectFlags(options->emit, *project, std::cerr)) throw CLI::RuntimeError(usage);
     int status = 0;
     if (passes::isIrEmit(options->emit) || irFlags->first || irFlags->second) {
-      passes::IrCompileOptions ir{options->file, options->emit, options->diagnostics, irFlags->first, irFlags->second};
+      passes::IrCompileOptions ir{options->file,  options->emit,   options->diagnostics,
+                                  irFlags->first, irFlags->second, codegen::checkWholePipeline};
       status = passes::runCompileIr(ir, std::cout, std::cerr);
     } else if (options->emit == "project") {
       project->file = options->file;
@@ -45,6 +46,7 @@ void registerCompileCommand(CLI::App& app) {
     } else if (options->emit == "ascendc") {
       status = codegen::runCompileAscendC({options->file, options->diagnostics}, std::cout, std::cerr);
     } else {
+      options->wholePipeline = codegen::checkWholePipeline;
       status = dsl::runCompile(*options, std::cout, std::cerr);
     }
     if (status != 0) throw CLI::RuntimeError(status);

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <filesystem>
+#include <optional>
 #include <ostream>
 
 #include "codegen/emitter.h"
@@ -39,36 +40,56 @@ std::vector<std::string> sourceLines(const support::SourceManager& sources, supp
   return lines;
 }
 
+// Lowering and the pipeline on a checked program; the module, or nullopt when a step reported an error or the
+// verifier failed (its failures, compiler bugs, in `internalErrors`).
+std::optional<ir::Module> lowerProgram(dsl::Program& p, std::vector<std::string>& internalErrors) {
+  ir::Module module = passes::lower(p.ast, p.sema, p.sources, p.diagnostics);
+  // Each step runs only on a program the previous one accepted, so errors never cascade.
+  if (p.diagnostics.hasErrors()) return std::nullopt;
+  std::vector<std::string> verifierErrors;
+  bool ok = passes::runPipeline(module, passes::PipelineOptions{}, p.diagnostics, &verifierErrors);
+  for (const std::string& e : verifierErrors) internalErrors.push_back("IR verifier: " + e);
+  if (!ok) return std::nullopt;
+  return module;
+}
+
+EmitOptions emitOptions(const dsl::Program& p, const ir::Kernel& kernel, const std::string& namespaceName) {
+  EmitOptions emit;
+  emit.sourceName = std::filesystem::path(p.path).filename().string();
+  emit.sourceLines = sourceLines(p.sources, p.file);
+  emit.attrDefaults = attrDefaults(p.ast, p.sema, kernel.name);
+  emit.namespaceName = namespaceName;
+  return emit;
+}
+
 // Lowering, the pipeline and the emitter on a checked program; returns the verifier's failures (compiler
 // bugs).
 std::vector<std::string> emitProgram(dsl::Program& p, const std::string& namespaceName, const std::string& what,
                                      const KernelEmit& emitKernel) {
   std::vector<std::string> internalErrors;
-  ir::Module module = passes::lower(p.ast, p.sema, p.sources, p.diagnostics);
-  // Each step runs only on a program the previous one accepted, so errors never cascade.
-  if (p.diagnostics.hasErrors()) return internalErrors;
-  std::vector<std::string> verifierErrors;
-  bool ok = passes::runPipeline(module, passes::PipelineOptions{}, p.diagnostics, &verifierErrors);
-  for (const std::string& e : verifierErrors) internalErrors.push_back("IR verifier: " + e);
-  if (!ok) return internalErrors;
+  std::optional<ir::Module> module = lowerProgram(p, internalErrors);
+  if (!module) return internalErrors;
   std::string fileName = std::filesystem::path(p.path).filename().string();
-  if (module.kernels.size() != 1) {
+  if (module->kernels.size() != 1) {
     p.diagnostics
         .error(support::Span{p.file, 0, 0},
-               fmt::format("{} needs exactly one kernel per file; {} has {}", what, fileName, module.kernels.size()))
+               fmt::format("{} needs exactly one kernel per file; {} has {}", what, fileName, module->kernels.size()))
         .hint("put each @kernel in its own .tile file");
     return internalErrors;
   }
-  EmitOptions emit;
-  emit.sourceName = fileName;
-  emit.sourceLines = sourceLines(p.sources, p.file);
-  emit.attrDefaults = attrDefaults(p.ast, p.sema, module.kernels[0].name);
-  emit.namespaceName = namespaceName;
-  emitKernel(module.kernels[0], emit, p.diagnostics);
+  emitKernel(module->kernels[0], emitOptions(p, module->kernels[0], namespaceName), p.diagnostics);
   return internalErrors;
 }
 
 }  // namespace
+
+std::vector<std::string> checkWholePipeline(dsl::Program& p) {
+  std::vector<std::string> internalErrors;
+  std::optional<ir::Module> module = lowerProgram(p, internalErrors);
+  if (!module) return internalErrors;
+  for (const ir::Kernel& kernel : module->kernels) emitAscendC(kernel, emitOptions(p, kernel, ""), p.diagnostics);
+  return internalErrors;
+}
 
 int compileKernel(const AscendCOptions& options, const std::string& what, const KernelEmit& emitKernel,
                   std::ostream& err) {
@@ -77,11 +98,12 @@ int compileKernel(const AscendCOptions& options, const std::string& what, const 
       [&](dsl::Program& p) { return emitProgram(p, options.namespaceName, what, emitKernel); }, err);
 }
 
-int compileToAscendC(const AscendCOptions& options, std::string& code, std::string& kernelName, std::ostream& err) {
+int compileToAscendC(const AscendCOptions& options, std::string& code, std::string& kernelName, std::ostream& err,
+                     TileLineMap* tileLines) {
   int status = compileKernel(
       options, "--emit=ascendc",
       [&](const ir::Kernel& kernel, const EmitOptions& emit, support::DiagnosticEngine& diagnostics) {
-        code = emitAscendC(kernel, emit, diagnostics);
+        code = emitAscendC(kernel, emit, diagnostics, tileLines);
         kernelName = kernel.name;
       },
       err);

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "codegen/emitter.h"
+#include "dsl/driver.h"
 
 namespace tilecraft::codegen {
 
@@ -28,7 +29,15 @@ int compileKernel(const AscendCOptions& options, const std::string& what, const 
 /// Compiles `options.file` to AscendC. On success returns 0 and sets `code` (and `kernelName`); otherwise writes
 /// the diagnostics to `err` and returns 1 (errors in the program, or an internal verifier failure) or 2 (bad usage,
 /// unreadable file). A file must hold exactly one kernel: one generated source is one operator.
-int compileToAscendC(const AscendCOptions& options, std::string& code, std::string& kernelName, std::ostream& err);
+/// With `tileLines`, the source's map back to the .tile file's lines (TileLineMap).
+int compileToAscendC(const AscendCOptions& options, std::string& code, std::string& kernelName, std::ostream& err,
+                     TileLineMap* tileLines = nullptr);
+
+/// Lowering, the pass pipeline, the verifier and the emitter on every kernel of a program the front end accepted,
+/// the output thrown away: what `tilecraft compile` runs whatever --emit says, so that it never calls a program
+/// fine that a later stage refuses. Reports into p.diagnostics (a report a stage already made is kept once);
+/// returns the verifier's failures.
+std::vector<std::string> checkWholePipeline(dsl::Program& p);
 
 /// `tilecraft compile FILE --emit=ascendc`: the source on `out`.
 int runCompileAscendC(const AscendCOptions& options, std::ostream& out, std::ostream& err);

@@ -268,6 +268,7 @@ std::string EmitContext::lineComment(uint32_t line) const {
 }
 
 void EmitContext::comment(CodePrinter& p, uint32_t line) {
+  p.setTileLine(line);
   if (line == 0 || line == lastLine_) return;
   lastLine_ = line;
   p.line(lineComment(line));

@@ -71,7 +71,8 @@ class EmitContext {
   // ---- comments and errors -------------------------------------------------------------------------------------
   /// "// add.tile:12: c = a + b", or "" for compiler-made nodes.
   std::string lineComment(uint32_t line) const;
-  /// Emits the DSL line comment when the line differs from the last one commented in this printer section.
+  /// Emits the DSL line comment when the line differs from the last one commented in this printer section, and
+  /// makes `line` the source-map line of what follows (also when the comment is left out).
   void comment(CodePrinter& p, uint32_t line);
   void resetComment() { lastLine_ = 0; }
   void unsupported(const ir::Node& node, const std::string& what);

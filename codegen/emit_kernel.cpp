@@ -264,6 +264,7 @@ class KernelEmitter {
     c_.resetLocals();
     c_.resetComment();
     statements(k_.node(k_.body).body);
+    p_.setTileLine(0);
     if (mixedKernel(k_)) {
       p_.line("// The last tile's acknowledgements from the vector cores.");
       p_.line("if (ASCEND_IS_AIC && workspaceBusy_) CrossCoreWaitFlag<2, PIPE_FIX>(kVectorDone);");
@@ -307,6 +308,7 @@ class KernelEmitter {
 
   void statement(NodeId id) {
     const ir::Node& n = k_.node(id);
+    p_.setTileLine(n.line);
     switch (n.kind) {
       case NodeKind::CoreSplit: {
         TILECRAFT_CHECK(n.args.size() >= 3, "emitting a split that core-split did not resolve");
@@ -409,6 +411,7 @@ class KernelEmitter {
   void stageMethod(const StageInfo& s) {
     const ir::Node& stage = k_.node(s.node);
     p_.blank();
+    p_.setTileLine(stage.line);  // the method and its buffers belong to the `with` line
     if (!c_.lineComment(stage.line).empty()) p_.line(c_.lineComment(stage.line));
     p_.open(fmt::format("__aicore__ inline void {}()", s.name));
     c_.resetLocals();
@@ -431,6 +434,8 @@ class KernelEmitter {
     for (NodeId id : stage.body) {
       const ir::Node& n = k_.node(id);
       if (ir::isSyncKind(n.kind)) {
+        // A queue operation the compiler inserted is the stage's hand-over.
+        p_.setTileLine(n.line != 0 ? n.line : stage.line);
         sync(n);
       } else if (n.kind == NodeKind::ScalarDef) {
         c_.comment(p_, n.line);
@@ -443,6 +448,7 @@ class KernelEmitter {
       }
     }
     p_.close();
+    p_.setTileLine(0);
   }
 
   void members() {

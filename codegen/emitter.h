@@ -5,6 +5,7 @@
 // made from a DSL line carries that line as a comment. The output is deterministic: no paths, no timestamps.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -25,9 +26,15 @@ struct EmitOptions {
   std::string namespaceName;
 };
 
+/// The generated file's source map: element i is the DSL line that line i + 1 of the file was made from, 0 for
+/// code the compiler adds on its own (includes, the tiling, the launcher). The line comments say the same to a
+/// reader; the map says it exactly, for tools (docs/compiler.md, "Source locations").
+using TileLineMap = std::vector<uint32_t>;
+
 /// The AscendC source of `kernel`. IR the emitter cannot express yet is reported as an error diagnostic at the DSL
-/// construct (never silently wrong code); the result is then empty.
-std::string emitAscendC(const ir::Kernel& kernel, const EmitOptions& options, support::DiagnosticEngine& diagnostics);
+/// construct (never silently wrong code); the result is then empty. With `tileLines`, its source map.
+std::string emitAscendC(const ir::Kernel& kernel, const EmitOptions& options, support::DiagnosticEngine& diagnostics,
+                        TileLineMap* tileLines = nullptr);
 
 /// The head of a batch's file, once before the kernels emitted with a namespaceName: the includes,
 /// `using namespace AscendC;` and, under ASCENDC_CPU_DEBUG, the launcher's includes and runtime.

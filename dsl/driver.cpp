@@ -78,7 +78,9 @@ int runCompile(const CompileOptions& options, std::ostream& out, std::ostream& e
       frontEnd,
       [&](Program& p) {
         output = frontEnd.lexOnly ? printTokens(p.sources, p.tokens) : printTypedAst(p.sources, p.ast, p.sema);
-        return std::vector<std::string>{};
+        // The token stream is the lexer's view: a program that does not check still has one.
+        if (frontEnd.lexOnly || !options.wholePipeline) return std::vector<std::string>{};
+        return options.wholePipeline(p);
       },
       err);
   if (status == 0) out << output;

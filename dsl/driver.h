@@ -49,6 +49,9 @@ struct CompileOptions {
   std::string file;
   std::string emit = "ast";  // tokens | ast (ir: passes/driver.h, ascendc: codegen/driver.h, project: emit_project.h)
   std::string diagnostics = "text";  // text | json
+  /// With --emit=ast: the stages after the front end, run on the accepted program before it is called fine
+  /// (codegen::checkWholePipeline, which this library cannot name); empty: none.
+  BackEnd wholePipeline;
 };
 
 /// `--emit=tokens|ast`. Exit status: 0 success, 1 the program has errors, 2 bad usage (including a stage another

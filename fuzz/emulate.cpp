@@ -23,7 +23,6 @@
 #include "codegen/driver.h"
 #include "codegen/emitter.h"
 #include "fuzz/harness.h"
-#include "interp/compare.h"
 #include "interp/npy.h"
 #include "support/files.h"
 
@@ -224,21 +223,9 @@ void Loop::runOne(Item& item) {
     return;
   }
   std::string mismatches;
-  for (const auto& [name, expected] : oracle.expected) {
-    std::string error;
-    std::optional<std::string> bytes = support::readFile(dir / (name + ".npy"));
-    std::optional<interp::HostTensor> actual;
-    if (!bytes) {
-      error = fmt::format("the program wrote no {}.npy", name);
-    } else {
-      actual = interp::decodeNpy(*bytes, &error);
-    }
-    if (!actual) {
-      mismatches += fmt::format("{}{}: {}", mismatches.empty() ? "" : "; ", name, error);
-      continue;
-    }
-    interp::CompareResult cmp = interp::compare(expected, *actual, oracle.tolerances.at(name));
-    if (!cmp.pass) mismatches += fmt::format("{}{}: {}", mismatches.empty() ? "" : "; ", name, cmp.message);
+  auto read = [&](const std::string& name) { return support::readFile(dir / (name + ".npy")); };
+  for (const interp::OutputCheck& check : interp::checkOutputs(oracle, read)) {
+    if (!check.pass()) mismatches += fmt::format("{}{}", mismatches.empty() ? "" : "; ", check.summary());
   }
   if (!mismatches.empty()) {
     item.fail(Stage::Compare, mismatches);

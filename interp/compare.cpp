@@ -16,9 +16,7 @@ Tolerance Tolerance::forDType(dsl::DType dtype) {
   }
 }
 
-namespace {
-
-std::string indexText(const std::vector<int64_t>& shape, int64_t flat) {
+std::string positionText(const std::vector<int64_t>& shape, int64_t flat) {
   std::vector<int64_t> idx(shape.size());
   for (size_t d = shape.size(); d-- > 0;) {
     idx[d] = shape[d] ? flat % shape[d] : 0;
@@ -26,8 +24,6 @@ std::string indexText(const std::vector<int64_t>& shape, int64_t flat) {
   }
   return fmt::format("[{}]", fmt::join(idx, ", "));
 }
-
-}  // namespace
 
 CompareResult compare(const HostTensor& reference, const HostTensor& actual, Tolerance tolerance) {
   CompareResult r;
@@ -40,16 +36,21 @@ CompareResult compare(const HostTensor& reference, const HostTensor& actual, Tol
   for (size_t i = 0; i < reference.data.size(); ++i) {
     double want = reference.data[i];
     double got = actual.data[i];
-    double err = 0;
+    double err = 0, abs = 0;
     if (std::isnan(want) || std::isnan(got)) {
       err = std::isnan(want) && std::isnan(got) ? 0 : INFINITY;  // NaN positions must match
+      abs = err;
     } else if (std::isinf(want) || std::isinf(got)) {
       err = want == got ? 0 : INFINITY;
+      abs = err;
     } else {
-      err = std::fabs(got - want) / std::max(std::fabs(want), 1.0);
+      abs = std::fabs(got - want);
+      err = abs / std::max(std::fabs(want), 1.0);
     }
     bool bad = tolerance.tau == 0 ? err != 0 : err >= 10 * tolerance.tau;
+    if (bad && r.firstWrong.size() < kFirstWrongKept) r.firstWrong.push_back({static_cast<int64_t>(i), got, want});
     if (bad) ++r.mismatches;
+    r.maxAbsError = std::max(r.maxAbsError, abs);
     sum += std::isinf(err) ? 0 : err;
     if (err > r.maxRelError || (r.worstIndex < 0 && err > 0)) {
       r.maxRelError = err;
@@ -65,7 +66,7 @@ CompareResult compare(const HostTensor& reference, const HostTensor& actual, Tol
         "{} of {} elements out of tolerance; mean rel error {:.3g} (limit {:.3g}), max {:.3g} at {} "
         "(got {}, want {})",
         r.mismatches, r.elements, r.meanRelError, tolerance.tau, r.maxRelError,
-        indexText(reference.shape, r.worstIndex), actual.data[w], reference.data[w]);
+        positionText(reference.shape, r.worstIndex), actual.data[w], reference.data[w]);
   } else {
     r.message = fmt::format("all {} elements equal", r.elements);
   }

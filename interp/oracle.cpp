@@ -1,5 +1,9 @@
 #include "interp/oracle.h"
 
+#include <fmt/format.h>
+
+#include "interp/npy.h"
+
 namespace tilecraft::interp {
 
 std::map<std::string, HostTensor> makeInputs(const CheckedProgram& program, const dsl::KernelInfo& kernel,
@@ -33,6 +37,25 @@ std::optional<OracleCase> makeOracleCase(const CheckedProgram& program, const st
   c.expected = std::move(*outputs);
   for (const auto& [name, tensor] : c.expected) c.tolerances[name] = Tolerance::forDType(tensor.dtype);
   return c;
+}
+
+std::string OutputCheck::summary() const { return fmt::format("{}: {}", name, error.empty() ? result.message : error); }
+
+std::vector<OutputCheck> checkOutputs(const OracleCase& oracle, const OutputReader& read) {
+  std::vector<OutputCheck> checks;
+  for (const auto& [name, expected] : oracle.expected) {
+    OutputCheck& check = checks.emplace_back();
+    check.name = name;
+    std::optional<std::string> bytes = read(name);
+    if (!bytes) {
+      check.error = fmt::format("the program wrote no {}.npy", name);
+      continue;
+    }
+    std::optional<HostTensor> actual = decodeNpy(*bytes, &check.error);
+    if (!actual) continue;
+    check.result = compare(expected, *actual, oracle.tolerances.at(name));
+  }
+  return checks;
 }
 
 }  // namespace tilecraft::interp

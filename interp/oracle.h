@@ -3,9 +3,11 @@
 // compare() (compare.h).
 #pragma once
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "interp/compare.h"
 #include "interp/interp.h"
@@ -33,5 +35,22 @@ std::optional<OracleCase> makeOracleCase(const CheckedProgram& program, const st
                                          const std::map<std::string, double>& attrs,
                                          const std::map<std::string, ValueRange>& ranges, uint64_t seed,
                                          support::DiagnosticEngine& diagnostics);
+
+/// One output of a device run checked against the reference: what `fuzz --emulate` and `tilecraft run` judge.
+struct OutputCheck {
+  std::string name;
+  std::string error;     // the output could not be read ("the program wrote no y.npy", a malformed .npy); else ""
+  CompareResult result;  // when error is empty
+  bool pass() const { return error.empty() && result.pass; }
+  /// "y: " and the error or the comparison's message.
+  std::string summary() const;
+};
+
+/// The bytes of the device's NAME.npy for output NAME; nullopt when there is none.
+using OutputReader = std::function<std::optional<std::string>(const std::string& name)>;
+
+/// Reads each reference output's counterpart through `read` and compares it under the output's tolerance; one
+/// check per output, in name order.
+std::vector<OutputCheck> checkOutputs(const OracleCase& oracle, const OutputReader& read);
 
 }  // namespace tilecraft::interp

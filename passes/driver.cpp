@@ -32,6 +32,7 @@ int runCompileIr(const IrCompileOptions& options, std::ostream& out, std::ostrea
     return 2;
   }
   std::ostringstream output;
+  bool printable = false;  // the stages up to the requested IR succeeded
   int status = dsl::compileFile(
       {options.file, options.diagnostics},
       [&](dsl::Program& p) {
@@ -49,10 +50,12 @@ int runCompileIr(const IrCompileOptions& options, std::ostream& out, std::ostrea
         bool ok = runPipeline(module, pipeline, p.diagnostics, &verifierErrors);
         if (ok && !options.printAfterAll) output << ir::printModule(module);
         for (const std::string& e : verifierErrors) internalErrors.push_back("IR verifier: " + e);
+        printable = ok && internalErrors.empty() && !p.diagnostics.hasErrors();
+        if (printable && options.wholePipeline) internalErrors = options.wholePipeline(p);
         return internalErrors;
       },
       err);
-  if (status == 0) out << output.str();
+  if (status == 0 || printable) out << output.str();
   return status;
 }
 

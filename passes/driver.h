@@ -2,9 +2,11 @@
 // the pass pipeline, testable without a process.
 #pragma once
 
+#include <functional>
 #include <iosfwd>
 #include <string>
 
+#include "dsl/driver.h"
 #include "passes/pipeline.h"
 
 namespace tilecraft::passes {
@@ -15,6 +17,9 @@ struct IrCompileOptions {
   std::string diagnostics = "text";  // text | json
   bool printAfterAll = false;
   bool timePasses = false;
+  /// The stages after the requested IR (the rest of the pipeline and the emitter: codegen::checkWholePipeline),
+  /// run before the program is called fine; empty: none. The requested IR is still printed when only these fail.
+  std::function<std::vector<std::string>(dsl::Program&)> wholePipeline;
 };
 
 /// True for the --emit values this driver owns.

@@ -134,3 +134,37 @@ TEST_F(DriverTest, CompileFileUsageErrors) {
 
 }  // namespace
 }  // namespace tilecraft::dsl
+
+namespace tilecraft::dsl {
+namespace {
+
+// `compile --emit=ast` calls a program fine only after the later stages accepted it; the token stream is the
+// lexer's alone.
+TEST(DriverWholePipeline, AnErrorOfALaterStageFailsTheAstEmitButNotTheTokens) {
+  std::string path = ::testing::TempDir() + "driver_whole_pipeline.tile";
+  std::ofstream(path) << "N = dim()\n@kernel\ndef k(x: Tensor[f32, (N,)], y: Tensor[f32, (N,)]):\n"
+                         "    part = split(N, cores=vector_cores())\n    for t in tiles(part, size=64):\n"
+                         "        with copyin:\n            v = load(x[t])\n        with copyout:\n"
+                         "            store(y[t], v)\n";
+  int calls = 0;
+  CompileOptions options;
+  options.file = path;
+  options.wholePipeline = [&](Program& p) {
+    ++calls;
+    p.diagnostics.error(support::Span{p.file, 0, 1}, "refused by a later stage");
+    return std::vector<std::string>{};
+  };
+  std::ostringstream out, err;
+  EXPECT_EQ(runCompile(options, out, err), 1);
+  EXPECT_EQ(out.str(), "");
+  EXPECT_NE(err.str().find("driver_whole_pipeline.tile:1:1: error: refused by a later stage\n"), std::string::npos)
+      << err.str();
+  options.emit = "tokens";
+  std::ostringstream tokens, tokensErr;
+  EXPECT_EQ(runCompile(options, tokens, tokensErr), 0) << tokensErr.str();
+  EXPECT_EQ(calls, 1);
+  std::remove(path.c_str());
+}
+
+}  // namespace
+}  // namespace tilecraft::dsl

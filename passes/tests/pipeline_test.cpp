@@ -62,6 +62,25 @@ TEST(Driver, TimePassesGoesToStderr) {
   EXPECT_THAT(out.str(), ::testing::Not(HasSubstr(" ms")));
 }
 
+// The later stages (codegen::checkWholePipeline in the command) run after the requested IR: an error there makes
+// the exit status 1, and the IR asked for is still printed, for the author to look at.
+TEST(Driver, WholePipelineErrorsFailTheCompileButKeepTheRequestedIr) {
+  IrCompileOptions options;
+  options.file = example("elementwise/add.tile");
+  options.emit = "ir-after=lower";
+  int calls = 0;
+  options.wholePipeline = [&](dsl::Program& p) {
+    ++calls;
+    p.diagnostics.error(support::Span{p.file, 0, 1}, "refused by a later stage");
+    return std::vector<std::string>{};
+  };
+  std::ostringstream out, err;
+  EXPECT_EQ(runCompileIr(options, out, err), 1);
+  EXPECT_EQ(calls, 1);
+  EXPECT_THAT(err.str(), HasSubstr("add.tile:1:1: error: refused by a later stage\n"));
+  EXPECT_THAT(out.str(), HasSubstr("kernel add"));
+}
+
 TEST(Driver, UnknownPassNamesThePasses) {
   IrCompileOptions options;
   options.file = example("elementwise/add.tile");
