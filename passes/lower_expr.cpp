@@ -571,8 +571,8 @@ std::vector<ir::GmIndex> KernelLowering::access(dsl::NodeId view, uint32_t* para
 // checker allows those only on host values, with a non-negative exponent) or a float one. A float power by a
 // constant integer exponent, the common case (`alpha ** 2`, `beta ** -1`), is a chain of multiplications that
 // the kernel and the host compute alike; the scalar unit has no pow, so only the host computes other float powers:
-// one of host values (`alpha ** 1.5`, also where the name it is assigned to is a device value, being assigned
-// twice) becomes a host value of its own; the emitter refuses one of device values (a loop index).
+// one of host values left in kernel code becomes a host value of its own (hoistHostPowers); the emitter refuses
+// one of device values (a loop index).
 ir::NodeId KernelLowering::scalarPow(ir::NodeId base, ir::NodeId exponent) {
   ir::DType dtype = ir::Builder::scalarBinaryType(ir::Op::Pow, k_.node(base).dtype, k_.node(exponent).dtype);
   if (!dsl::isFloat(dtype)) return b_.scalarBinary(ir::Op::Pow, base, exponent);
@@ -583,16 +583,7 @@ ir::NodeId KernelLowering::scalarPow(ir::NodeId base, ir::NodeId exponent) {
     n = static_cast<int64_t>(e.floatValue);
   }
   constexpr int64_t kMaxUnrolled = 64;  // at most 2 * 6 multiplications
-  if (!n || *n < -kMaxUnrolled || *n > kMaxUnrolled) {
-    ir::NodeId pow = b_.scalarBinary(ir::Op::Pow, base, exponent);
-    if (!hostComputable(base) || !hostComputable(exponent)) return pow;
-    ir::Var v;
-    v.name = uniqueVarName("pow");
-    v.kind = ir::Var::Kind::Host;
-    v.dtype = dtype;
-    v.value = pow;
-    return b_.varRef(b_.addVar(std::move(v)));
-  }
+  if (!n || *n < -kMaxUnrolled || *n > kMaxUnrolled) return b_.scalarBinary(ir::Op::Pow, base, exponent);
   // Square-and-multiply over the bits of |n| in f32 (an integer base is converted first, so its square cannot
   // overflow i64); x ** 0 is 1, as in Python, also for x = 0.
   ir::NodeId one = b_.floatConst(1.0);
@@ -605,36 +596,6 @@ ir::NodeId KernelLowering::scalarPow(ir::NodeId base, ir::NodeId exponent) {
   }
   if (result == ir::kNone) return one;
   return *n < 0 ? b_.scalarBinary(ir::Op::Div, one, result) : result;
-}
-
-// True when the scalar tree reads only constants, dims, attributes and host values: the host tiling function can
-// compute it.
-bool KernelLowering::hostComputable(ir::NodeId root) const {
-  std::vector<ir::NodeId> work{root};
-  while (!work.empty()) {
-    const ir::Node& n = k_.node(work.back());
-    work.pop_back();
-    switch (n.kind) {
-      case ir::NodeKind::IntConst:
-      case ir::NodeKind::FloatConst: break;
-      case ir::NodeKind::VarRef:
-        if (k_.vars[n.ref].kind == ir::Var::Kind::Device) return false;
-        break;
-      case ir::NodeKind::ScalarUnary:
-      case ir::NodeKind::ScalarBinary: work.insert(work.end(), n.args.begin(), n.args.end()); break;
-      default: return false;  // loop and split fields, the block index
-    }
-  }
-  return true;
-}
-
-std::string KernelLowering::uniqueVarName(const std::string& base) const {
-  for (size_t i = 1;; ++i) {
-    std::string name = fmt::format("{}_{}", base, i);
-    bool taken = false;
-    for (const ir::Var& v : k_.vars) taken = taken || v.name == name;
-    if (!taken) return name;
-  }
 }
 
 ir::NodeId KernelLowering::scalar(dsl::NodeId id) {

@@ -118,8 +118,8 @@ class FlagWalk {
         return;
       case ir::NodeKind::Free: {
         // FreeTensor tells the producer pipe that the consumer pipe is done; readers on other pipes must have
-        // told the consumer pipe first.
-        PipeSet pending = s.readers & ~bit(to) & ~bit(ir::Pipe::S);
+        // told the consumer pipe first (the producer pipe, which writes the next copy, knows its own reads).
+        PipeSet pending = s.readers & ~bit(to) & ~bit(from) & ~bit(ir::Pipe::S);
         for (unsigned p = 0; pending; ++p, pending >>= 1) {
           if (pending & 1u) flag(id, buf, static_cast<ir::Pipe>(p), to);
         }
