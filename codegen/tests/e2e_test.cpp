@@ -258,6 +258,7 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"tests/data/slice_past_end",
              {{{{"N", 1024}, {"M", 8}, {"K", 32}}, {}}, {{{"N", 1000}, {"M", 10}, {"K", 37}}, {}}}},
         Case{"tests/data/device_pow", {{{{"N", 12288}}, {}}, {{{"N", 1001}}, {{"alpha", 1.7}}}}},
+        Case{"tests/data/stored_and_computed", {{{{"N", 49152}}, {}}, {{{"N", 1001}}, {}}}},
         Case{"normalization/layer_norm", {{{{"M", 96}, {"N", 1024}}, {}}, {{{"M", 9}, {"N", 1000}}, {}}}},
         Case{"loss/mse_loss", {{{{"N", 98304}}, {}}, {{{"N", 10007}}, {}}}},
         // 98304: whole 256-element groups for the vector Compare/Select; 30011: 625 per core, both units.

@@ -105,7 +105,8 @@ def k(weight: Tensor[f32, (V, D)], idx: Tensor[i32, (L,)], y: Tensor[f32, (L, D)
 }
 
 TEST(PipeFlags, ALoadedValueStoredAsWellAsComputedOrdersMte3BothWays) {
-  // The VECIN queue of a orders MTE2 -> V (and V -> MTE2 back); the store reads it on MTE3.
+  // The VECIN queue of a orders MTE2 -> V (and V -> MTE2 back); the store reads it on MTE3. (b's queues order
+  // the same pipes transitively, which the walk does not credit: it adds flags rather than miss one.)
   const char* source = R"(N = dim()
 
 @kernel
