@@ -3,6 +3,8 @@
 // each row to 32 bytes in UB); the rest use DataCopy in count form or with DataCopyParams (32-byte units).
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "codegen/emit_context.h"
 #include "codegen/emit_cube.h"
 
@@ -18,6 +20,10 @@ struct GmView {
   std::string planes = "1";       // a view of 3 or more dimensions: planes of rows x cols, one copy each
   std::string planeStride = "0";  // GM elements between planes (a 3-D view)
   std::string planeOffset = "0";  // GM element offset of plane `k`, an expression in k (any rank)
+  std::string ubPlane = "k";      // the UB plane that plane `k` goes to
+  std::string ubRows = "1";       // rows of a UB plane (more than `rows` when a bounded slice copies fewer)
+  std::string valid;              // the product of the bounded slices' copied extents; empty: none is bounded
+  std::string fill;               // when the copy is short of the buffer (a load fills the buffer with pad first)
   bool ok = true;
   std::string problem;
 };
@@ -37,12 +43,17 @@ GmView gmView(const EmitContext& c, const ir::Node& n) {
   std::vector<std::string> strides(rank, "1");
   for (size_t j = rank - 1; j-- > 0;) strides[j] = product(strides[j + 1], c.extent(prm.shape[j + 1]));
   GmView v;
-  std::vector<std::pair<std::string, std::string>> dims;  // (extent, GM stride) of the view, outer to inner
+  // The view's dimensions, outer to inner: the extent copied, its GM stride, and its extent in the UB buffer
+  // (larger than the copy where a slice is bounded by the tensor's end).
+  struct Dim {
+    std::string copy, stride, ub;
+  };
+  std::vector<Dim> dims;
   size_t innerDim = rank;
   std::string offset;
   for (size_t j = 0; j < n.access.size() && j < rank; ++j) {
     const ir::GmIndex& g = n.access[j];
-    std::string index, ext;
+    std::string index, ext, ub;
     bool kept = true;
     switch (g.kind) {
       case ir::GmIndex::Kind::Full: ext = c.extent(prm.shape[j]); break;
@@ -57,6 +68,12 @@ GmView gmView(const EmitContext& c, const ir::Node& n) {
       case ir::GmIndex::Kind::Slice:
         index = c.scalar(g.lo, Where::Device);
         ext = c.extent(g.width);
+        if (g.valid != ir::kNone) {
+          ub = ext;
+          ext = c.scalar(g.valid, Where::Device);
+          v.valid = v.valid.empty() ? ext : product(v.valid, ext);
+          v.fill += fmt::format("{}{} < {}", v.fill.empty() ? "" : " || ", ext, ub);
+        }
         break;
       case ir::GmIndex::Kind::Gather:
         v.ok = false;
@@ -66,16 +83,17 @@ GmView gmView(const EmitContext& c, const ir::Node& n) {
     if (!index.empty() && index != "0") offset += (offset.empty() ? "" : " + ") + product(index, strides[j]);
     if (kept) {
       innerDim = j;
-      dims.push_back({ext, strides[j]});
+      dims.push_back({ext, strides[j], ub.empty() ? ext : ub});
     }
   }
   for (size_t j = n.access.size(); j < rank; ++j) {  // omitted trailing indices are `:`
     innerDim = j;
-    dims.push_back({c.extent(prm.shape[j]), strides[j]});
+    std::string ext = c.extent(prm.shape[j]);
+    dims.push_back({ext, strides[j], ext});
   }
   // Outer extent-1 dimensions move nothing; the innermost stays, as it is the UB buffer's row.
   for (size_t j = dims.size(); j-- > 1;) {
-    if (dims[j - 1].first == "1") dims.erase(dims.begin() + static_cast<std::ptrdiff_t>(j - 1));
+    if (dims[j - 1].copy == "1") dims.erase(dims.begin() + static_cast<std::ptrdiff_t>(j - 1));
   }
   v.offset = offset.empty() ? "0" : offset;
   if (innerDim != rank - 1 && !dims.empty()) {
@@ -84,27 +102,32 @@ GmView gmView(const EmitContext& c, const ir::Node& n) {
     return v;
   }
   if (dims.size() >= 3) {
-    // The outer dimensions flatten, row-major, into one plane index k; plane k's GM offset takes each outer
-    // coordinate of k times its stride.
+    // The outer dimensions flatten, row-major, into one plane index k over the copied extents; plane k's GM
+    // offset takes each outer coordinate of k times its stride, and its UB plane each coordinate times the UB
+    // planes after it.
     size_t outer = dims.size() - 2;
-    std::string later = "1";
-    std::string offset;
+    std::string later = "1", ubLater = "1";
+    std::string offset, ubPlane;
     for (size_t j = outer; j-- > 0;) {
       std::string coord = later == "1" ? "k" : fmt::format("(k / ({}))", later);
-      if (j > 0) coord = fmt::format("({} % {})", coord, dims[j].first);
-      offset = product(coord, dims[j].second) + (offset.empty() ? "" : " + " + offset);
-      later = product(later, dims[j].first);
+      if (j > 0) coord = fmt::format("({} % {})", coord, dims[j].copy);
+      offset = product(coord, dims[j].stride) + (offset.empty() ? "" : " + " + offset);
+      ubPlane = product(coord, ubLater) + (ubPlane.empty() ? "" : " + " + ubPlane);
+      later = product(later, dims[j].copy);
+      ubLater = product(ubLater, dims[j].ub);
     }
     v.planes = later;
-    v.planeStride = outer == 1 ? dims[0].second : "0";
+    v.planeStride = outer == 1 ? dims[0].stride : "0";
     v.planeOffset = offset;
+    v.ubPlane = outer == 1 ? "k" : fmt::format("({})", ubPlane);
     dims.erase(dims.begin(), dims.begin() + static_cast<std::ptrdiff_t>(outer));
   }
   if (dims.empty()) return v;
-  v.cols = dims.back().first;
+  v.cols = dims.back().copy;
   if (dims.size() == 2) {
-    v.rows = dims[0].first;
-    v.rowStride = dims[0].second;
+    v.rows = dims[0].copy;
+    v.ubRows = dims[0].ub;
+    v.rowStride = dims[0].stride;
   }
   return v;
 }
@@ -113,8 +136,8 @@ GmView gmView(const EmitContext& c, const ir::Node& n) {
 
 namespace {
 
-// load(table[idx, :]): one DataCopyPad per index, each a whole row of the table. The scalar unit reads the indices
-// once MTE2 has written them (MTE2_S).
+// load(table[idx, :]): one DataCopyPad per index, each a whole row of the table. The scalar unit reads the indices;
+// the flag that lets it (MTE2_S after a load, V_S after a compute stage) is queue insertion's Flag before this op.
 void gatherLoad(EmitContext& c, CodePrinter& p, const ir::Node& n) {
   const ir::Param& prm = c.k.params[n.ref];
   if (prm.shape.size() != 2 || n.access.size() < 1 || n.access[0].kind != ir::GmIndex::Kind::Gather ||
@@ -127,8 +150,6 @@ void gatherLoad(EmitContext& c, CodePrinter& p, const ir::Node& n) {
   int64_t be = EmitContext::blockElems(b.dtype);
   std::string cols = c.extent(prm.shape[1]), name = c.localPrefix(c.bufferName(dst));
   std::string aligned = fmt::format("TcAlignUp({}, {})", cols, be);
-  p.line("SetFlag<HardEvent::MTE2_S>(EVENT_ID0);");
-  p.line("WaitFlag<HardEvent::MTE2_S>(EVENT_ID0);");
   p.line(fmt::format("DataCopyExtParams {}Params{{1, static_cast<uint32_t>({} * sizeof({})), 0, 0, 0}};", name, cols,
                      type));
   p.line(fmt::format("DataCopyPadExtParams<{}> {}Pad{{true, 0, static_cast<uint8_t>({} - {}), static_cast<{}>({})}};",
@@ -145,6 +166,22 @@ void gatherLoad(EmitContext& c, CodePrinter& p, const ir::Node& n) {
 static void emitLoadPlane(EmitContext& c, CodePrinter& p, const ir::Node& n, const GmView& v, const std::string& gm,
                           const std::string& local);
 
+// A load whose slice may run past the tensor's end (tiling's `valid`) reads only the elements inside; the rest of
+// the buffer reads as the load's pad (docs/language.md §16). When the copy is short, the vector unit fills the
+// whole buffer with pad first and MTE2 copies over it (V_MTE2 between the two writes). Opens the block the copy
+// runs in, which is skipped when nothing is inside; the caller closes it.
+static void boundedLoadFill(EmitContext& c, CodePrinter& p, const ir::Node& n, const GmView& v) {
+  const ir::Buffer& b = c.k.buffer(n.dst);
+  std::string type = EmitContext::cppType(b.dtype);
+  p.open(fmt::format("if ({})", v.fill));
+  p.line(fmt::format("Duplicate({}, static_cast<{}>({}), static_cast<int32_t>({}));", c.tensor(n.dst), type,
+                     EmitContext::floatLiteral(n.padValue), b.bytes * 8 / std::max(8, dsl::dtypeBits(b.dtype))));
+  p.line("SetFlag<HardEvent::V_MTE2>(EVENT_ID0);");
+  p.line("WaitFlag<HardEvent::V_MTE2>(EVENT_ID0);");
+  p.close();
+  p.open(fmt::format("if ({} > 0)", v.valid));
+}
+
 void emitLoad(EmitContext& c, CodePrinter& p, const ir::Node& n) {
   if (!n.srcs.empty()) return gatherLoad(c, p, n);
   GmView v = gmView(c, n);
@@ -156,14 +193,16 @@ void emitLoad(EmitContext& c, CodePrinter& p, const ir::Node& n) {
   ir::BufferId dst = n.dst;
   std::string gm = fmt::format("{}[{}]", c.gmMember(n.ref), v.offset);
   std::string local = c.tensor(dst);
+  if (!v.valid.empty()) boundedLoadFill(c, p, n, v);
   if (v.planes != "1") {
     // One copy per plane of the view; the planes' rows follow each other in UB.
     p.open(fmt::format("for (int64_t k = 0; k < {}; ++k)", v.planes));
     gm = fmt::format("{}[{} + {}]", c.gmMember(n.ref), v.offset, v.planeOffset);
-    local = fmt::format("{}[k * {} * {}]", c.tensor(dst), v.rows, c.pitch(dst));
+    local = fmt::format("{}[{} * {} * {}]", c.tensor(dst), v.ubPlane, v.ubRows, c.pitch(dst));
   }
   emitLoadPlane(c, p, n, v, gm, local);
   if (v.planes != "1") p.close();
+  if (!v.valid.empty()) p.close();
 }
 
 static void emitLoadPlane(EmitContext& c, CodePrinter& p, const ir::Node& n, const GmView& v, const std::string& gm,
@@ -219,11 +258,13 @@ void emitStore(EmitContext& c, CodePrinter& p, const ir::Node& n) {
   std::string local = c.tensor(src);
   // Outputs stored with accumulate=True start from zero (the launcher's GmAlloc) and add atomically.
   if (n.accumulate) p.line(fmt::format("SetAtomicAdd<{}>();", type));
+  // A slice that may run past the tensor's end stores only the elements inside (the rest is dropped).
+  if (!v.valid.empty()) p.open(fmt::format("if ({} > 0)", v.valid));
   if (v.planes != "1") {
     // One copy per plane of the view, as loads do: the planes' rows follow each other in UB.
     p.open(fmt::format("for (int64_t k = 0; k < {}; ++k)", v.planes));
     gm = fmt::format("{}[{} + {}]", c.gmMember(n.ref), v.offset, v.planeOffset);
-    local = fmt::format("{}[k * {} * {}]", c.tensor(src), v.rows, c.pitch(src));
+    local = fmt::format("{}[{} * {} * {}]", c.tensor(src), v.ubPlane, v.ubRows, c.pitch(src));
   }
   if (n.tail) {
     std::string aligned = fmt::format("TcAlignUp({}, {})", v.cols, be);
@@ -245,6 +286,7 @@ void emitStore(EmitContext& c, CodePrinter& p, const ir::Node& n) {
     p.line(fmt::format("DataCopy({}, {}, {}Params);", gm, local, name));
   }
   if (v.planes != "1") p.close();
+  if (!v.valid.empty()) p.close();
   if (n.accumulate) p.line("SetAtomicNone();");
 }
 

@@ -387,7 +387,8 @@ class KernelEmitter {
       case NodeKind::Alloc:
       case NodeKind::EnQue:
       case NodeKind::DeQue:
-      case NodeKind::Free: sync(n); return;
+      case NodeKind::Free:
+      case NodeKind::Flag: sync(n); return;
       default: c_.unsupported(n, fmt::format("a {} outside a stage", ir::nodeKindName(n.kind))); return;
     }
   }
@@ -395,6 +396,13 @@ class KernelEmitter {
   std::string deviceVar(uint32_t var) const { return c_.deviceVar(var); }
 
   void sync(const ir::Node& n) {
+    if (n.kind == NodeKind::Flag) {
+      // Queue insertion decided the event; one event ID suffices, as every Set is waited for at once.
+      std::string event = fmt::format("HardEvent::{}_{}", ir::pipeName(n.fromPipe), ir::pipeName(n.toPipe));
+      p_.line(fmt::format("SetFlag<{}>(EVENT_ID0);", event));
+      p_.line(fmt::format("WaitFlag<{}>(EVENT_ID0);", event));
+      return;
+    }
     BufferId b = n.srcs.at(0);
     const ir::Buffer& buf = k_.buffer(b);
     std::string type = EmitContext::cppType(buf.dtype);

@@ -396,6 +396,16 @@ Type Checker::scalarArith(NodeId id, OpKind op, const Type& a, const Type& b) {
           fmt::format("operator '{}' needs integer operands (got {} and {})", opSpelling(op), typeStr(a), typeStr(b)));
     return Type::error();
   }
+  // The scalar unit has no pow: a float power of values known only on the core is multiplied out, which takes a
+  // constant integer exponent (the lowering's limit); host values are powered on the host.
+  bool smallInteger = false;
+  if (b.constInt) smallInteger = *b.constInt >= -64 && *b.constInt <= 64;
+  if (b.constFloat) smallInteger = std::trunc(*b.constFloat) == *b.constFloat && std::fabs(*b.constFloat) <= 64;
+  if (op == OpKind::Pow && device && !smallInteger) {
+    error(id, "'**' on floats that depend on the core or a loop needs a constant integer exponent from -64 to 64")
+        .hint("compute the power on the host from attributes and constants, or on a tile with pow(x, e)");
+    return Type::error();
+  }
   return r;
 }
 

@@ -478,9 +478,22 @@ NodeId Builder::matmul(BufferId dst, BufferId a, BufferId b, bool accumulate) {
 }
 
 NodeId Builder::sync(NodeKind kind, BufferId buffer) {
-  TILECRAFT_CHECK(isSyncKind(kind), "sync needs Alloc, EnQue, DeQue or Free");
+  TILECRAFT_CHECK(isSyncKind(kind) && kind != NodeKind::Flag, "sync needs Alloc, EnQue, DeQue or Free");
   buf(buffer);
   return makeOp(kind, Op::None, kNone, {buffer});
+}
+
+}  // namespace tilecraft::ir
+
+namespace tilecraft::ir {
+
+NodeId Builder::flag(BufferId buffer, Pipe from, Pipe to) {
+  TILECRAFT_CHECK(from != Pipe::None && to != Pipe::None && from != to, "a flag orders two different pipes");
+  buf(buffer);
+  NodeId id = makeOp(NodeKind::Flag, Op::None, kNone, {buffer});
+  k_.nodes[id].fromPipe = from;
+  k_.nodes[id].toPipe = to;
+  return id;
 }
 
 }  // namespace tilecraft::ir

@@ -69,6 +69,7 @@ class Builder {
   NodeId gather(BufferId dst, BufferId table, BufferId index);
   NodeId matmul(BufferId dst, BufferId a, BufferId b, bool accumulate);
   NodeId sync(NodeKind kind, BufferId buffer);
+  NodeId flag(BufferId buffer, Pipe from, Pipe to);
 
   /// True when `a` and `b` have the same extents (upper bounds and symbols).
   static bool sameShape(const std::vector<Extent>& a, const std::vector<Extent>& b);

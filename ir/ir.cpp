@@ -32,7 +32,7 @@ bool between(Op op, Op lo, Op hi) { return op >= lo && op <= hi; }
 
 bool isScalarKind(NodeKind kind) { return between(kind, NodeKind::IntConst, NodeKind::ScalarBinary); }
 bool isTileOpKind(NodeKind kind) { return between(kind, NodeKind::Load, NodeKind::Matmul); }
-bool isSyncKind(NodeKind kind) { return between(kind, NodeKind::Alloc, NodeKind::Free); }
+bool isSyncKind(NodeKind kind) { return between(kind, NodeKind::Alloc, NodeKind::Flag); }
 bool isVectorUnary(Op op) { return between(op, Op::Exp, Op::Erf); }
 bool isVectorBinary(Op op) { return between(op, Op::Add, Op::Pow) || op == Op::Max || op == Op::Min; }
 bool isVectorScalar(Op op) { return between(op, Op::Adds, Op::Pows); }
@@ -50,6 +50,20 @@ const char* stageName(Stage stage) {
     case Stage::CopyIn: return "copyin";
     case Stage::Compute: return "compute";
     case Stage::CopyOut: return "copyout";
+  }
+  return "?";
+}
+
+const char* pipeName(Pipe pipe) {
+  switch (pipe) {
+    case Pipe::None: return "none";
+    case Pipe::S: return "S";
+    case Pipe::V: return "V";
+    case Pipe::M: return "M";
+    case Pipe::MTE1: return "MTE1";
+    case Pipe::MTE2: return "MTE2";
+    case Pipe::MTE3: return "MTE3";
+    case Pipe::FIX: return "FIX";
   }
   return "?";
 }

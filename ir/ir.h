@@ -36,6 +36,8 @@
 //   Gather       dst; srcs = [table, index]
 //   Matmul       dst (L0C); srcs = [a (L0A), b (L0B)]; accumulate (dst += a @ b)
 //   Alloc / EnQue / DeQue / Free    srcs = [buffer]: the TQue protocol, inserted by queue insertion
+//   Flag         srcs = [buffer]; fromPipe, toPipe: SetFlag/WaitFlag so toPipe may touch what fromPipe did to the
+//                buffer (a hand-over no queue event covers), inserted by queue insertion
 #pragma once
 
 #include <array>
@@ -60,7 +62,7 @@ inline constexpr uint32_t kNone = UINT32_MAX;
   X(Block) X(CoreSplit) X(TileLoop) X(RangeLoop) X(If) X(Stage) X(ScalarDef) X(IntConst) X(FloatConst)    \
   X(VarRef) X(LoopField) X(SplitField) X(BlockIdx) X(ScalarUnary) X(ScalarBinary) X(Load) X(Store)        \
   X(Copy) X(Fill) X(Cast) X(Unary) X(Binary) X(BinaryScalar) X(Compare) X(Select) X(Broadcast) X(Reduce)  \
-  X(Scan) X(Gather) X(Matmul) X(Alloc) X(EnQue) X(DeQue) X(Free)
+  X(Scan) X(Gather) X(Matmul) X(Alloc) X(EnQue) X(DeQue) X(Free) X(Flag)
 // clang-format on
 
 enum class NodeKind : unsigned char {
@@ -94,7 +96,7 @@ const char* opName(Op op);
 
 bool isScalarKind(NodeKind kind);  // IntConst .. ScalarBinary
 bool isTileOpKind(NodeKind kind);  // Load .. Matmul
-bool isSyncKind(NodeKind kind);    // Alloc .. Free
+bool isSyncKind(NodeKind kind);    // Alloc .. Flag
 bool isVectorUnary(Op op);         // Exp .. Erf
 bool isVectorBinary(Op op);        // Add, Sub, Mul, Div, Max, Min, Pow
 bool isVectorScalar(Op op);        // Adds .. Pows
@@ -105,6 +107,10 @@ bool needsWorkBuffer(Op op);       // the high-level math calls and reductions r
 
 enum class Stage : unsigned char { CopyIn, Compute, CopyOut };
 const char* stageName(Stage stage);
+
+/// The AI core's instruction pipes, as AscendC's HardEvent names them (S: the scalar unit).
+enum class Pipe : unsigned char { None, S, V, M, MTE1, MTE2, MTE3, FIX };
+const char* pipeName(Pipe pipe);
 
 /// One dimension of a buffer or tensor: its upper bound is what memory is planned for.
 struct Extent {
@@ -135,6 +141,9 @@ struct GmIndex {
   uint32_t loop = kNone;
   NodeId lo = kNone;
   Extent width;
+  // Slice: how many of its elements lie inside the tensor, max(0, min(width, extent - lo)); set by tiling when
+  // the slice may run past the tensor's end, so the copy moves only those (loads read the rest as pad).
+  NodeId valid = kNone;
 };
 
 enum class TensorRole : unsigned char { In, Out, InOut, Unused, Attr };
@@ -214,9 +223,11 @@ struct Node {
   bool transpose = false;
   bool accumulate = false;
   double padValue = 0;
-  bool tail = false;   // Load/Store: the copy may be partial or unaligned (DataCopyPad), set by tiling
-  uint32_t line = 0;   // DSL source line, 0 when the node was made by the compiler
-  support::Span span;  // where diagnostics about this node point
+  bool tail = false;           // Load/Store: the copy may be partial or unaligned (DataCopyPad), set by tiling
+  Pipe fromPipe = Pipe::None;  // Flag: the pipe that sets it
+  Pipe toPipe = Pipe::None;    // Flag: the pipe that waits for it
+  uint32_t line = 0;           // DSL source line, 0 when the node was made by the compiler
+  support::Span span;          // where diagnostics about this node point
 };
 
 enum class CoreKind : unsigned char { Vector, Cube, Mixed };

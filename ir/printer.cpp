@@ -106,7 +106,10 @@ class Printer {
         case GmIndex::Kind::Full: s += ":"; break;
         case GmIndex::Kind::Tile: s += k_.loops.at(g.loop).name; break;
         case GmIndex::Kind::Point: s += printScalar(k_, g.lo); break;
-        case GmIndex::Kind::Slice: s += fmt::format("{} : +{}", printScalar(k_, g.lo), extentStr(k_, g.width)); break;
+        case GmIndex::Kind::Slice:
+          s += fmt::format("{} : +{}", printScalar(k_, g.lo), extentStr(k_, g.width));
+          if (g.valid != kNone) s += fmt::format(" valid {}", printScalar(k_, g.valid));
+          break;
         case GmIndex::Kind::Gather: s += b(n.srcs.at(0)); break;
       }
     }
@@ -238,6 +241,9 @@ class Printer {
         line(depth, fmt::format("{} {}", name, b(n.srcs.at(0))), 0);
         return;
       }
+      case NodeKind::Flag:
+        line(depth, fmt::format("flag {}->{} {}", pipeName(n.fromPipe), pipeName(n.toPipe), b(n.srcs.at(0))), 0);
+        return;
       default: TILECRAFT_CHECK(false, fmt::format("{} is not a statement", nodeKindName(n.kind)));
     }
   }

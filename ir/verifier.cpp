@@ -119,6 +119,7 @@ class Verifier {
       if (g.kind == GmIndex::Kind::Tile && !openLoops_.count(g.loop))
         fail(id, "indexes with a tile loop outside its body");
       if (g.kind == GmIndex::Kind::Point || g.kind == GmIndex::Kind::Slice) scalar(id, g.lo);
+      if (g.valid != kNone) scalar(id, g.valid);
     }
   }
 
@@ -287,6 +288,12 @@ class Verifier {
   void sync(NodeId id, const Node& n) {
     BufferId b = n.srcs[0];
     const Buffer& buf = k_.buffers[b];
+    if (n.kind == NodeKind::Flag) {
+      if (n.fromPipe == Pipe::None || n.toPipe == Pipe::None || n.fromPipe == n.toPipe)
+        fail(id, fmt::format("a flag on {} orders pipe {} with pipe {}", name(b), pipeName(n.fromPipe),
+                             pipeName(n.toPipe)));
+      return;
+    }
     if (buf.queue == QueueKind::None || buf.queue == QueueKind::Calc) {
       fail(id, fmt::format("{} has no queue ({})", name(b), queueKindName(buf.queue)));
     }

@@ -55,6 +55,77 @@ void KernelLowering::run() {
   scopes_.emplace_back();
   params();
   statements(ast_.kernelBody(info_.node));
+  hoistHostPowers();
+}
+
+namespace {
+
+// True when the scalar tree reads only constants, dims, attributes and host values: the host tiling function can
+// compute it.
+bool hostComputable(const ir::Kernel& k, ir::NodeId root) {
+  std::vector<ir::NodeId> work{root};
+  while (!work.empty()) {
+    const ir::Node& n = k.node(work.back());
+    work.pop_back();
+    switch (n.kind) {
+      case ir::NodeKind::IntConst:
+      case ir::NodeKind::FloatConst: break;
+      case ir::NodeKind::VarRef:
+        if (k.vars[n.ref].kind == ir::Var::Kind::Device) return false;
+        break;
+      case ir::NodeKind::ScalarUnary:
+      case ir::NodeKind::ScalarBinary: work.insert(work.end(), n.args.begin(), n.args.end()); break;
+      default: return false;  // loop and split fields, the block index
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+// The scalar unit has no pow: a float power left in kernel code (a device definition such as `s = alpha ** 1.5`
+// when `s` is assigned twice, or a scalar operand) whose operands the host knows becomes a host tiling value
+// `pow_N`, computed with std::pow as the host tiling function computes the others. The node turns into a reference
+// to it in place, so whatever points at it needs no rewriting.
+void KernelLowering::hoistHostPowers() {
+  std::vector<bool> host(k_.nodes.size(), false);
+  std::vector<ir::NodeId> work;
+  for (const ir::Var& v : k_.vars) {
+    if (v.kind == ir::Var::Kind::Host && v.value != ir::kNone) work.push_back(v.value);
+  }
+  while (!work.empty()) {
+    ir::NodeId id = work.back();
+    work.pop_back();
+    if (host[id]) continue;
+    host[id] = true;
+    for (ir::NodeId a : k_.node(id).args) work.push_back(a);
+  }
+  size_t count = k_.nodes.size();
+  int hoisted = 0;
+  for (ir::NodeId id = 0; id < count; ++id) {
+    const ir::Node& n = k_.node(id);
+    if (host[id] || n.kind != ir::NodeKind::ScalarBinary || n.op != ir::Op::Pow || !dsl::isFloat(n.dtype)) continue;
+    if (!hostComputable(k_, n.args[0]) || !hostComputable(k_, n.args[1])) continue;
+    ir::Node pow = n;
+    std::string name;
+    for (bool taken = true; taken;) {
+      name = fmt::format("pow_{}", ++hoisted);
+      taken = false;
+      for (const ir::Var& v : k_.vars) taken = taken || v.name == name;
+    }
+    ir::Var v;
+    v.name = name;
+    v.kind = ir::Var::Kind::Host;
+    v.dtype = pow.dtype;
+    v.value = static_cast<ir::NodeId>(k_.nodes.size());
+    k_.nodes.push_back(pow);
+    uint32_t var = b_.addVar(std::move(v));
+    ir::Node& ref = k_.nodes[id];
+    ref.kind = ir::NodeKind::VarRef;
+    ref.op = ir::Op::None;
+    ref.args.clear();
+    ref.ref = var;
+  }
 }
 
 uint32_t KernelLowering::dimVar(dsl::NodeId constDef, const std::string& name, int64_t max) {

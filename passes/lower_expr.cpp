@@ -570,8 +570,9 @@ std::vector<ir::GmIndex> KernelLowering::access(dsl::NodeId view, uint32_t* para
 // A scalar power. The builder's type rule decides whether it is an integer power (both operands integers: the
 // checker allows those only on host values, with a non-negative exponent) or a float one. A float power by a
 // constant integer exponent, the common case (`alpha ** 2`, `beta ** -1`), is a chain of multiplications that
-// the kernel and the host compute alike; the scalar unit has no pow, so only the host computes other float powers
-// (the emitter refuses one that is left on the device).
+// the kernel and the host compute alike; the scalar unit has no pow, so only the host computes other float powers:
+// one of host values left in kernel code becomes a host value of its own (hoistHostPowers); the emitter refuses
+// one of device values (a loop index).
 ir::NodeId KernelLowering::scalarPow(ir::NodeId base, ir::NodeId exponent) {
   ir::DType dtype = ir::Builder::scalarBinaryType(ir::Op::Pow, k_.node(base).dtype, k_.node(exponent).dtype);
   if (!dsl::isFloat(dtype)) return b_.scalarBinary(ir::Op::Pow, base, exponent);

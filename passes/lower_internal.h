@@ -54,6 +54,7 @@ class KernelLowering {
   Value expr(dsl::NodeId id, ir::BufferId dst = ir::kNone, const std::string& name = "");
   ir::NodeId scalar(dsl::NodeId id);
   ir::NodeId scalarPow(ir::NodeId base, ir::NodeId exponent);
+  void hoistHostPowers();
   ir::NodeId scalarNode(dsl::NodeId id);
   ir::BufferId tile(dsl::NodeId id, ir::BufferId dst = ir::kNone, const std::string& name = "");
   ir::BufferId tileNode(dsl::NodeId id, ir::BufferId dst, const std::string& name);

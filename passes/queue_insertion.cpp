@@ -7,6 +7,7 @@
 #include "ir/builder.h"
 #include "ir/check.h"
 #include "passes/passes.h"
+#include "passes/pipe_flags.h"
 
 namespace tilecraft::passes {
 
@@ -191,6 +192,10 @@ void queueInsertion(ir::Kernel& kernel, PassContext& context) {
     });
   }
   rebuild(kernel, kernel.body, ins);
+  // With the queues in place, the hand-overs their events do not cover get flags (pipe_flags.cpp).
+  Inserts flags;
+  flags.before = pipeFlags(kernel);
+  rebuild(kernel, kernel.body, flags);
 }
 
 }  // namespace tilecraft::passes

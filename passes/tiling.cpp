@@ -20,6 +20,29 @@ bool hasTail(const ir::Kernel& k, const ir::Node& loop) {
   return !(len.kind == ir::NodeKind::IntConst && len.intValue % loop.size == 0);
 }
 
+/// The scalar value of an extent (a tensor dimension or a slice's width).
+ir::NodeId extentValue(ir::Builder& b, const ir::Extent& e) {
+  switch (e.kind) {
+    case ir::Extent::Kind::Const: return b.intConst(e.value);
+    case ir::Extent::Kind::Dim: return b.varRef(e.ref);
+    case ir::Extent::Kind::Tile: return b.loopField(e.ref, ir::Op::Len);
+  }
+  return ir::kNone;
+}
+
+/// A slice [lo, lo + width) of a dimension of `extent` stays inside only when both are constants that say so;
+/// any other may run past the end (a constant-width chunk at an offset computed on the device), and then its
+/// copy is bounded by the elements inside: max(0, min(width, extent - lo)).
+void boundSlice(ir::Builder& b, const ir::Kernel& k, ir::GmIndex& g, const ir::Extent& extent) {
+  const ir::Node& lo = k.node(g.lo);
+  bool constant = extent.kind == ir::Extent::Kind::Const && g.width.kind == ir::Extent::Kind::Const &&
+                  lo.kind == ir::NodeKind::IntConst;
+  if (constant && lo.intValue >= 0 && lo.intValue + g.width.value <= extent.value) return;
+  ir::NodeId room = b.scalarBinary(ir::Op::Sub, extentValue(b, extent), g.lo);
+  ir::NodeId inside = b.scalarBinary(ir::Op::Min, extentValue(b, g.width), room);
+  g.valid = b.scalarBinary(ir::Op::Max, b.intConst(0), inside);
+}
+
 }  // namespace
 
 void tiling(ir::Kernel& kernel, PassContext&) {
@@ -51,12 +74,21 @@ void tiling(ir::Kernel& kernel, PassContext&) {
   }
   // A GM copy is exact (DataCopy) only when every row it moves is whole 32-byte blocks and no tile dimension
   // can be a short tail; otherwise it is DataCopyPad, which pads the UB rows and masks the GM side.
-  for (ir::Node& n : kernel.nodes) {
-    if (n.kind != ir::NodeKind::Load && n.kind != ir::NodeKind::Store) continue;
-    const ir::Param& p = kernel.params.at(n.ref);
+  for (ir::NodeId id = 0; id < kernel.nodes.size(); ++id) {
+    if (kernel.nodes[id].kind != ir::NodeKind::Load && kernel.nodes[id].kind != ir::NodeKind::Store) continue;
+    const ir::Param& p = kernel.params.at(kernel.nodes[id].ref);
+    b.setSource(kernel.nodes[id].span, 0);
+    std::vector<ir::GmIndex> access = kernel.nodes[id].access;
+    for (size_t j = 0; j < access.size() && j < p.shape.size(); ++j) {
+      if (access[j].kind == ir::GmIndex::Kind::Slice) boundSlice(b, kernel, access[j], p.shape[j]);
+    }
+    // The builder may have grown the node list: take the reference only now.
+    ir::Node& n = kernel.nodes[id];
+    n.access = std::move(access);
     bool tail = false;
     for (const ir::GmIndex& g : n.access) {
       if (g.kind == ir::GmIndex::Kind::Tile && loopTail.at(g.loop)) tail = true;
+      if (g.valid != ir::kNone) tail = true;
     }
     // The innermost index decides the row length actually moved.
     const ir::GmIndex& last = n.access.back();

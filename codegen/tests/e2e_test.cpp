@@ -250,6 +250,15 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"tests/data/pipe_30_inputs", {{{{"N", 3072}}, {}}, {{{"N", 1001}}, {}}}},
         Case{"tests/data/grid_double", {{{{"M", 64}, {"N", 256}}, {}}, {{{"M", 37}, {"N", 1001}}, {{"alpha", 0.5}}}}},
         Case{"tests/data/scalar_pow", {{{{"N", 12288}}, {}}, {{{"N", 1001}}, {{"alpha", 1.25}, {"k", 5}}}}},
+        // Indices cast in compute and read by the scalar unit in a later copy-in (a V -> S flag).
+        Case{"tests/data/cast_then_gather",
+             {{{{"V", 8}, {"D", 16}, {"L", 4}}, {}}, {{{"V", 50}, {"D", 100}, {"L", 777}}, {}}},
+             {{"idx", {0, 7}}}},
+        // Slices running past the tensor's end: 1000 and 37 leave short last chunks, 1024 and 32 none.
+        Case{"tests/data/slice_past_end",
+             {{{{"N", 1024}, {"M", 8}, {"K", 32}}, {}}, {{{"N", 1000}, {"M", 10}, {"K", 37}}, {}}}},
+        Case{"tests/data/device_pow", {{{{"N", 12288}}, {}}, {{{"N", 1001}}, {{"alpha", 1.7}}}}},
+        Case{"tests/data/stored_and_computed", {{{{"N", 49152}}, {}}, {{{"N", 1001}}, {}}}},
         Case{"normalization/layer_norm", {{{{"M", 96}, {"N", 1024}}, {}}, {{{"M", 9}, {"N", 1000}}, {}}}},
         Case{"loss/mse_loss", {{{{"N", 98304}}, {}}, {{{"N", 10007}}, {}}}},
         // 98304: whole 256-element groups for the vector Compare/Select; 30011: 625 per core, both units.

@@ -117,12 +117,21 @@ TEST(ScalarPowers, AFloatPowerOfADeviceValueIsMultipliedOut) {
 }
 
 TEST(ScalarPowers, AFloatPowerTheKernelCannotComputeIsAnError) {
-  Compiled c = compileText(kernel("k", "alpha: f32 = 0.5", "    s = alpha ** 0.5\n    s = alpha ** 0.5\n"));
+  // A power of a device value (s, assigned before) has no host to compute it.
+  Compiled c = compileText(kernel("k", "alpha: f32 = 0.5", "    s = alpha\n    s = alpha * 2.0\n    s = s ** 0.5\n"));
   EXPECT_EQ(c.status, 1);
-  EXPECT_NE(c.err.find("prog.tile:7:5: error: the AscendC emitter does not support float powers computed in the "
+  EXPECT_NE(c.err.find("prog.tile:8:5: error: the AscendC emitter does not support float powers computed in the "
                        "kernel other than by a constant integer from -64 to 64 yet\n"),
             std::string::npos)
       << c.err;
+  // A power of host values assigned to a device value is hoisted to a host value of its own.
+  Compiled hoisted = compileText(kernel("k", "alpha: f32 = 0.5", "    s = alpha ** 0.5\n    s = alpha ** 0.5\n"));
+  ASSERT_EQ(hoisted.status, 0) << hoisted.err;
+  EXPECT_NE(hoisted.out.find(
+                "t.pow_1 = static_cast<float>(std::pow(static_cast<double>(t.alpha), static_cast<double>(0.5f)));"),
+            std::string::npos)
+      << hoisted.out;
+  EXPECT_NE(hoisted.out.find("s_ = tiling_.pow_1;"), std::string::npos) << hoisted.out;
   // Assigned once, it is a host value: std::pow in the host tiling.
   Compiled host = compileText(kernel("k", "alpha: f32 = 0.5", "    s = alpha ** 0.5\n"));
   ASSERT_EQ(host.status, 0) << host.err;

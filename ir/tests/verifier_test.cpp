@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "ir/builder.h"
+#include "ir/printer.h"
 #include "ir/tests/ir_fixture.h"
 
 namespace tilecraft::ir {
@@ -96,6 +97,27 @@ TEST(Verifier, SyncOnABufferWithoutQueue) {
   NodeId enque = b.sync(NodeKind::EnQue, f.a);
   f.k.node(f.copyin).body.push_back(enque);
   EXPECT_THAT(verify(f.k), ElementsAre(fmt::format("add: EnQue #{}: %a has no queue (none)", enque)));
+}
+
+TEST(Verifier, AFlagOrdersTwoDifferentPipes) {
+  AddKernel f;
+  Builder b(f.k);
+  // A flag needs no queue (it may order a TBuf inside one stage); its pipes must be two different ones.
+  NodeId ok = b.flag(f.a, Pipe::MTE2, Pipe::S);
+  f.k.node(f.copyin).body.push_back(ok);
+  EXPECT_THAT(verify(f.k), ElementsAre());
+  NodeId bad = b.flag(f.a, Pipe::MTE2, Pipe::S);
+  f.k.node(bad).toPipe = Pipe::MTE2;
+  f.k.node(f.copyin).body.push_back(bad);
+  EXPECT_THAT(verify(f.k),
+              ElementsAre(fmt::format("add: Flag #{}: a flag on %a orders pipe MTE2 with pipe MTE2", bad)));
+}
+
+TEST(Printer, AFlagNamesItsPipesAndBuffer) {
+  AddKernel f;
+  Builder b(f.k);
+  f.k.node(f.copyin).body.push_back(b.flag(f.a, Pipe::V, Pipe::S));
+  EXPECT_NE(printKernel(f.k).find("      flag V->S %a\n"), std::string::npos) << printKernel(f.k);
 }
 
 TEST(Verifier, PlannedOffsetsAreAlignedAndInside) {
