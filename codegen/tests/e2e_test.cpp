@@ -250,6 +250,12 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"tests/data/pipe_30_inputs", {{{{"N", 3072}}, {}}, {{{"N", 1001}}, {}}}},
         Case{"tests/data/grid_double", {{{{"M", 64}, {"N", 256}}, {}}, {{{"M", 37}, {"N", 1001}}, {{"alpha", 0.5}}}}},
         Case{"tests/data/scalar_pow", {{{{"N", 12288}}, {}}, {{{"N", 1001}}, {{"alpha", 1.25}, {"k", 5}}}}},
+        // Once UB overflows at InitBuffer (the layout shared queue space); an (r, 1) tile stored into a 1-D view
+        // (once copied as if contiguous), and the other copies whose tile and view differ by extent-1 dimensions.
+        Case{"tests/data/residual_norm_bf16_buffers1",
+             {{{{"M", 96}, {"N", 8192}}, {}}, {{{"M", 4}, {"N", 8192}}, {}}, {{{"M", 5}, {"N", 1000}}, {}}}},
+        Case{"tests/data/store_col_into_1d", {{{{"M", 3072}, {"N", 64}}, {}}, {{{"M", 100}, {"N", 33}}, {}}}},
+        Case{"tests/data/extent_one_views", {{{{"M", 1536}, {"N", 64}}, {}}, {{{"M", 100}, {"N", 33}}, {}}}},
         Case{"normalization/layer_norm", {{{{"M", 96}, {"N", 1024}}, {}}, {{{"M", 9}, {"N", 1000}}, {}}}},
         Case{"loss/mse_loss", {{{{"N", 98304}}, {}}, {{{"N", 10007}}, {}}}},
         // 98304: whole 256-element groups for the vector Compare/Select; 30011: 625 per core, both units.
