@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 
 #include "dsl/sema_internal.h"
 #include "dsl/sema_layout.h"
@@ -335,7 +336,19 @@ void Checker::checkCapacity(KernelInfo& kernel) {
       }
     }
     if (lo == 0) {
-      d.hint(fmt::format("even size=1 for '{}' does not fit; shrink the other tile dimensions{}", var,
+      // The other knobs: the declared bounds of the dims in the live tiles (N = dim(max=8192)).
+      std::map<std::string, int64_t> bounds;
+      for (const BufferRecord* r : live) {
+        for (const Dim& dim : r->shape) {
+          if (dim.kind == Dim::Kind::Sym && dim.value > 0) bounds[dim.name] = dim.value;
+        }
+      }
+      std::string lower;
+      for (const auto& [name, max] : bounds) {
+        lower += fmt::format("{}{} = dim(max={})", lower.empty() ? "" : ", ", name, max);
+      }
+      d.hint(fmt::format("even size=1 for '{}' does not fit; shrink the other tile dimensions{}{}", var,
+                         lower.empty() ? "" : " (lower the bound of " + lower + ")",
                          doubled ? " or use buffers=1" : ""));
     } else {
       int64_t pow2 = 1;

@@ -39,7 +39,9 @@ TEST(SemaCapacity, QueueCopiesStayLiveForTheirWholeLoop) {
             "tiles in UB need 193 KiB (197664 bytes) at their peak (double-buffered) with tile size 1 "
             "for 'r'; 192 KiB available");
   EXPECT_EQ(f.sources.text(d.span), "1");
-  EXPECT_EQ(d.hint, "even size=1 for 'r' does not fit; shrink the other tile dimensions or use buffers=1");
+  EXPECT_EQ(d.hint,
+            "even size=1 for 'r' does not fit; shrink the other tile dimensions (lower the bound of N = "
+            "dim(max=8192)) or use buffers=1");
   EXPECT_EQ(ubPeak(f), 197664);
   // With single buffers the same kernel fits: 4 x 32 KiB + 1 KiB + 32 bytes.
   testing::Frontend one(rmsNorm(", buffers=1"));
