@@ -108,9 +108,9 @@ TEST(Layout, CheckerPlannerAndEmittedInitBuffersAgreeOnEveryExample) {
       equal += c.checkerPeak[m] == emitted[m];
     }
   }
-  // The checker sees a few buffers lowering drops (a broadcast it cannot know is free): most layouts are equal.
+  // The checker sees a few buffers lowering drops (a broadcast it cannot know is free): nearly all are equal.
   EXPECT_GT(compared, 40);
-  EXPECT_GE(equal * 10, compared * 8) << equal << " of " << compared;
+  EXPECT_GE(equal * 20, compared * 19) << equal << " of " << compared;
 }
 
 // The repro that overflowed UB at run time: buffers=1, bf16 queues, f32 compute, N up to 8192. Its plan is five
