@@ -37,6 +37,28 @@ std::string product(const std::string& a, const std::string& b) {
 // "(a - b)", or "0" when both sides are the same expression (a row as long as the tensor's, a full-width tile).
 std::string minus(const std::string& a, const std::string& b) { return a == b ? "0" : fmt::format("({} - {})", a, b); }
 
+// Shapes match up to extent-1 dimensions (language §7), so the view's innermost dimension need not be the local
+// tile's row. An (r, 1) tile holds one element per 32-byte row: a view whose innermost dimension is longer moves
+// those elements as rows of one (DataCopyPad, which the tiling pass chose for the unaligned row). A tile whose
+// row is longer than the view's innermost extent 1 (an (n,) tile into an (n, 1) view) moves one row along the
+// view's next dimension, which must then be contiguous in GM.
+void matchLocalRows(const ir::Buffer& local, std::vector<std::pair<std::string, std::string>>& dims, GmView& v) {
+  if (local.shape.empty() || dims.empty()) return;
+  bool localColumn = local.shape.back().kind == ir::Extent::Kind::Const && local.shape.back().value == 1;
+  if (localColumn && dims.back().first != "1") {
+    dims.push_back({"1", "1"});
+    return;
+  }
+  if (localColumn || dims.size() < 2 || dims.back().first != "1") return;
+  dims.pop_back();
+  if (dims.back().second != "1") {
+    v.ok = false;
+    v.problem =
+        "a copy of a tile's rows into a strided column of GM (an (n,) tile into an (n, 1) view of a wider "
+        "tensor)";
+  }
+}
+
 GmView gmView(const EmitContext& c, const ir::Node& n) {
   const ir::Param& prm = c.k.params[n.ref];
   size_t rank = prm.shape.size();
@@ -101,6 +123,8 @@ GmView gmView(const EmitContext& c, const ir::Node& n) {
     v.problem = "a copy whose innermost index is not the tensor's last dimension (strided columns)";
     return v;
   }
+  matchLocalRows(c.k.buffer(n.kind == ir::NodeKind::Load ? n.dst : n.srcs.at(0)), dims, v);
+  if (!v.ok) return v;
   if (dims.size() >= 3) {
     // The outer dimensions flatten, row-major, into one plane index k over the copied extents; plane k's GM
     // offset takes each outer coordinate of k times its stride, and its UB plane each coordinate times the UB

@@ -4,12 +4,14 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <set>
 
 #include "codegen/emit_context.h"
 #include "codegen/emit_cube.h"
 #include "ir/check.h"
+#include "support/assert.h"
 
 namespace tilecraft::codegen::detail {
 
@@ -20,7 +22,6 @@ using ir::NodeKind;
 namespace {
 
 bool isQueue(const ir::Buffer& b) { return b.queue != ir::QueueKind::None && b.queue != ir::QueueKind::Calc; }
-bool isUbQueue(const ir::Buffer& b) { return isQueue(b) && b.mem == dsl::Mem::UB; }
 bool mixedKernel(const ir::Kernel& k) { return k.coreKind == ir::CoreKind::Mixed; }
 
 const char* queueType(ir::QueueKind q) {
@@ -60,18 +61,6 @@ class KernelEmitter {
 
  private:
   static constexpr BufferId kNoBuffer = ir::kNone;
-  // UB between two queues (or before the first / after the last) holding compute-only buffers: one TBuf.
-  struct Segment {
-    int64_t start = 0;
-    int64_t end = 0;
-    bool used = false;
-    std::string name;
-  };
-  struct Unit {
-    BufferId buffer;  // a queue, or kNoBuffer for a segment
-    int segment;
-  };
-
   struct StageInfo {
     NodeId node;
     std::string name;
@@ -142,66 +131,18 @@ class KernelEmitter {
         if (isQueue(k_.buffer(b)) && !declared.count(b)) c_.setMember(b);
       }
     }
-    // The TPipe hands out UB in InitBuffer order, so buffers are declared in planned-offset order: each queue,
-    // and for the compute-only buffers between two queues one TBuf spanning them (offsets inside it as planned).
-    std::vector<BufferId> queues;
-    for (BufferId b = 0; b < k_.buffers.size(); ++b) {
-      if (isUbQueue(k_.buffer(b))) queues.push_back(b);
+    // Init() is the planner's InitBuffer list (ir::Kernel::pipe), printed as it is: the TPipe hands each memory
+    // out in call order, so the planned offsets are where the buffers land. A compute-only buffer is a
+    // GetWithOffset into its memory's TBuf.
+    calcBuf_.assign(6, -1);
+    for (size_t i = 0; i < k_.pipe.size(); ++i) {
+      if (k_.pipe[i].queue == kNoBuffer) calcBuf_[static_cast<size_t>(k_.pipe[i].mem)] = static_cast<int>(i);
     }
-    std::stable_sort(queues.begin(), queues.end(),
-                     [&](BufferId a, BufferId b) { return k_.buffer(a).offset < k_.buffer(b).offset; });
-    auto end = [&](BufferId b) { return k_.buffer(b).offset + k_.buffer(b).bytes * std::max(k_.buffer(b).buffers, 1); };
-    std::vector<Segment> segments(queues.size() + 1);
-    for (size_t j = 0; j < segments.size(); ++j) segments[j].start = j == 0 ? 0 : end(queues[j - 1]);
-    calcSegment_.assign(k_.buffers.size(), -1);
-    for (BufferId b = 0; b < k_.buffers.size(); ++b) {
-      if (isQueue(k_.buffer(b)) || k_.buffer(b).mem != dsl::Mem::UB) continue;
-      size_t j = 0;
-      while (j < queues.size() && k_.buffer(b).offset >= end(queues[j])) ++j;
-      segments[j].end = std::max(segments[j].end, end(b));
-      segments[j].used = true;
-      calcSegment_[b] = static_cast<int>(j);
-    }
-    int used = 0;
-    for (const Segment& seg : segments) used += seg.used;
-    for (size_t j = 0, n = 0; j < segments.size(); ++j) {
-      if (!segments[j].used) continue;
-      segments[j].name = used > 1 ? fmt::format("calcBuf{}_", n++) : "calcBuf_";
-    }
-    for (size_t j = 0; j < segments.size(); ++j) {
-      if (segments[j].used) units_.push_back({kNoBuffer, static_cast<int>(j)});
-      if (j < queues.size()) units_.push_back({queues[j], -1});
-    }
-    segments_ = std::move(segments);
-    planCubeQueues();
   }
 
-  // L1 and L0 queues: one InitBuffer each, per memory in planned-offset order, sized so each buffer starts at the
-  // alignment the cube needs (512 bytes in L0A/L0B, 1024 in L0C for Mmad). Buffers the planner overlapped in time
-  // are not shared here: a layout that then does not fit is reported.
-  void planCubeQueues() {
-    std::vector<BufferId> cube;
-    for (BufferId b = 0; b < k_.buffers.size(); ++b) {
-      if (isQueue(k_.buffer(b)) && k_.buffer(b).mem != dsl::Mem::UB) cube.push_back(b);
-    }
-    std::stable_sort(cube.begin(), cube.end(), [&](BufferId a, BufferId b) {
-      const ir::Buffer& x = k_.buffer(a);
-      const ir::Buffer& y = k_.buffer(b);
-      return x.mem != y.mem ? x.mem < y.mem : x.offset < y.offset;
-    });
-    std::map<dsl::Mem, int64_t> used;
-    for (BufferId b : cube) {
-      const ir::Buffer& buf = k_.buffer(b);
-      int64_t align = buf.mem == dsl::Mem::L0C ? 1024 : buf.mem == dsl::Mem::L1 ? 32 : 512;
-      int64_t bytes = ir::alignUp(buf.bytes, align);
-      used[buf.mem] += bytes * std::max(buf.buffers, 1);
-      cubeBytes_[b] = bytes;
-      units_.push_back({b, -1});
-      if (used[buf.mem] > dsl::memCapacityBytes(buf.mem)) {
-        c_.unsupported(k_.node(k_.body),
-                       fmt::format("{} buffers that share space in {}", dsl::memName(buf.mem), dsl::memName(buf.mem)));
-      }
-    }
+  /// The TBuf of a memory's compute-only buffers: "calcBuf_" for UB, "calcBufL1_" ... for the others.
+  static std::string calcBufName(dsl::Mem mem) {
+    return mem == dsl::Mem::UB ? "calcBuf_" : fmt::format("calcBuf{}_", dsl::memName(mem));
   }
 
   void init() {
@@ -229,19 +170,32 @@ class KernelEmitter {
       p_.line(fmt::format("{}.SetGlobalBuffer(reinterpret_cast<__gm__ {}*>({}), static_cast<uint64_t>({}));",
                           c_.gmMember(i), EmitContext::cppType(prm.dtype), prm.name, size.empty() ? "1" : size));
     }
-    for (const Unit& u : units_) {
-      if (u.buffer != kNoBuffer) {
-        const ir::Buffer& buf = k_.buffer(u.buffer);
-        std::string guard;
-        if (mixedKernel(k_)) guard = buf.mem == dsl::Mem::UB ? "if (ASCEND_IS_AIV) " : "if (ASCEND_IS_AIC) ";
-        int64_t bytes = cubeBytes_.count(u.buffer) ? cubeBytes_.at(u.buffer) : buf.bytes;
-        p_.line(fmt::format("{}pipe_.InitBuffer({}, {}, {});  // {} per copy", guard, c_.queueMember(u.buffer),
-                            buf.buffers, bytes, shapeText(u.buffer)));
-      } else {
-        const Segment& seg = segments_[u.segment];
-        p_.line(fmt::format("{}pipe_.InitBuffer({}, {});  // compute-only values and work buffers",
-                            mixedKernel(k_) ? "if (ASCEND_IS_AIV) " : "", seg.name, seg.end - seg.start));
+    // The emitted layout must fit each memory; the planner refused every layout that does not, so one that gets
+    // here over capacity is a compiler bug, never a run-time overflow in InitBuffer.
+    std::array<int64_t, 6> initBytes{};
+    for (const ir::PipeBuffer& pb : k_.pipe) {
+      std::string guard;
+      if (mixedKernel(k_)) guard = pb.mem == dsl::Mem::UB ? "if (ASCEND_IS_AIV) " : "if (ASCEND_IS_AIC) ";
+      int64_t& used = initBytes[static_cast<size_t>(pb.mem)];
+      TC_ASSERT(pb.offset == used,
+                "kernel '{}': InitBuffer in {} planned at offset {}, but the earlier calls end at {}", k_.name,
+                dsl::memName(pb.mem), pb.offset, used);
+      used += pb.bytes * pb.copies;
+      if (pb.queue == kNoBuffer) {
+        p_.line(fmt::format("{}pipe_.InitBuffer({}, {});  // compute-only values and work buffers", guard,
+                            calcBufName(pb.mem), pb.bytes));
+        continue;
       }
+      p_.line(fmt::format("{}pipe_.InitBuffer({}, {}, {});  // {} per copy", guard, c_.queueMember(pb.queue), pb.copies,
+                          pb.bytes, shapeText(pb.queue)));
+    }
+    for (dsl::Mem mem : {dsl::Mem::UB, dsl::Mem::L1, dsl::Mem::L0A, dsl::Mem::L0B, dsl::Mem::L0C}) {
+      int64_t used = initBytes[static_cast<size_t>(mem)];
+      TC_ASSERT(used <= dsl::memCapacityBytes(mem),
+                "kernel '{}': the emitted InitBuffer calls take {} bytes of {}, which holds {} (the planner's layout "
+                "ends at {})",
+                k_.name, used, dsl::memName(mem), dsl::memCapacityBytes(mem),
+                k_.plannedBytes[static_cast<size_t>(mem)]);
     }
     p_.close();
   }
@@ -433,10 +387,11 @@ class KernelEmitter {
         continue;
       }
       std::string type = EmitContext::cppType(buf.dtype);
-      const Segment& seg = segments_[calcSegment_[b]];
-      p_.line(fmt::format("LocalTensor<{}> {} = {}.GetWithOffset<{}>({}, {});  // {}", type, c_.tensor(b), seg.name,
-                          type, buf.bytes * 8 / std::max(8, dsl::dtypeBits(buf.dtype)), buf.offset - seg.start,
-                          shapeText(b)));
+      int tbuf = calcBuf_[static_cast<size_t>(buf.mem)];
+      TC_ASSERT(tbuf >= 0, "kernel '{}': compute-only buffer %{} has no TBuf in the plan", k_.name, buf.name);
+      p_.line(fmt::format("LocalTensor<{}> {} = {}.GetWithOffset<{}>({}, {});  // {}", type, c_.tensor(b),
+                          calcBufName(buf.mem), type, buf.bytes * 8 / std::max(8, dsl::dtypeBits(buf.dtype)),
+                          buf.offset - k_.pipe[static_cast<size_t>(tbuf)].offset, shapeText(b)));
     }
     c_.resetComment();
     for (NodeId id : stage.body) {
@@ -472,8 +427,8 @@ class KernelEmitter {
       }
       p_.line(fmt::format("{} {};", type, c_.queueMember(b)));
     }
-    for (const Segment& seg : segments_) {
-      if (seg.used) p_.line(fmt::format("TBuf<TPosition::VECCALC> {};", seg.name));
+    for (const ir::PipeBuffer& pb : k_.pipe) {
+      if (pb.queue == kNoBuffer) p_.line(fmt::format("TBuf<TPosition::VECCALC> {};", calcBufName(pb.mem)));
     }
     for (uint32_t i : tensorParams(k_)) {
       p_.line(fmt::format("GlobalTensor<{}> {};", EmitContext::cppType(k_.params[i].dtype), c_.gmMember(i)));
@@ -530,11 +485,8 @@ class KernelEmitter {
   CodePrinter& p_;
   const ir::Kernel& k_;
   std::vector<StageInfo> stages_;
-  std::vector<Segment> segments_;
-  std::vector<int> calcSegment_;           // per buffer: its segment, -1 for queues
-  std::vector<Unit> units_;                // what Init declares, in UB order, then the L1/L0 queues
-  std::map<BufferId, int64_t> cubeBytes_;  // L1/L0 queues: bytes per copy, rounded to the cube's alignment
-  uint32_t rowLoop_ = ir::kNone;           // mixed kernels: the loop whose rows the two vector cores share
+  std::vector<int> calcBuf_;      // per Mem: the index in k_.pipe of its compute-only TBuf, -1 for none
+  uint32_t rowLoop_ = ir::kNone;  // mixed kernels: the loop whose rows the two vector cores share
 };
 
 }  // namespace

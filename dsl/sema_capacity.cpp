@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 
 #include "dsl/sema_internal.h"
 #include "dsl/sema_layout.h"
@@ -25,6 +26,12 @@ bool isQueue(const BufferRecord& r) {
 }
 
 int64_t depthOf(const BufferRecord& r) { return isQueue(r) ? r.buffers : 1; }
+
+/// A buffer the emitted kernel gives an InitBuffer of its own (sema_layout.h): a queue, or a cube buffer of L0A,
+/// L0B or L0C (LoadData's and Mmad's TQue<A2/B2/CO1>).
+bool ownsPipeBuffer(const BufferRecord& r) {
+  return isQueue(r) || r.mem == Mem::L0A || r.mem == Mem::L0B || r.mem == Mem::L0C;
+}
 
 std::string extentsStr(const BufferRecord& r) {
   std::string out;
@@ -51,7 +58,8 @@ int Checker::newRecord(NodeId def, const Type& type, std::string label, int work
     r.start = r.end = ++pos_;
   }
   r.defLoopDepth = loops_.size();
-  r.defStage = stage_;
+  // What is computed inside store(...) in copyout is lowered into a compute stage just before it.
+  r.defStage = inStoreValue_ ? Stage::Compute : stage_;
   r.stageStart = stage_ == Stage::None ? r.start : inStoreValue_ ? storeStageStart_ : stageStart_;
   if (!loops_.empty()) {
     r.loop = loops_.back().node;
@@ -233,7 +241,7 @@ int64_t Checker::layoutEnd(Mem mem, NodeId tileVar, int64_t size) const {
   for (size_t i = 0; i < records_.size(); ++i) {
     const BufferRecord& r = records_[i];
     if (r.mem != mem || r.dead || r.unknownSize || rep[i] != i) continue;
-    items.push_back({mem, recordBytes(r, tileVar, size), depthOf(r), life[i].first, life[i].second});
+    items.push_back({mem, recordBytes(r, tileVar, size), depthOf(r), life[i].first, life[i].second, ownsPipeBuffer(r)});
   }
   return placeBuffers(items).end[static_cast<size_t>(mem)];
 }
@@ -249,8 +257,12 @@ void Checker::checkCapacity(KernelInfo& kernel) {
     // One sweep over the positions with the changes of live bytes (a pass over all buffers per position is
     // quadratic in the length of a stage).
     std::vector<int64_t> change(static_cast<size_t>(pos_) + 3, 0);
+    // A buffer with an InitBuffer of its own holds its space for the whole kernel.
+    auto held = [&](const BufferRecord& r) {
+      return ownsPipeBuffer(r) ? std::pair<uint32_t, uint32_t>{0, pos_ + 1} : lifetime(r);
+    };
     for (const BufferRecord& r : records_) {
-      auto [start, end] = lifetime(r);
+      auto [start, end] = held(r);
       if (r.mem != mem || r.dead || r.unknownSize || start > end || start > pos_ + 1) continue;
       // Saturated byte counts only move where the notes point: the peak itself was found past capacity above.
       int64_t bytes = saturatingMul(recordBytes(r, kNoNode, 0), depthOf(r));
@@ -270,7 +282,7 @@ void Checker::checkCapacity(KernelInfo& kernel) {
     }
     std::vector<const BufferRecord*> live;
     for (const BufferRecord& r : records_) {
-      auto [start, end] = lifetime(r);
+      auto [start, end] = held(r);
       if (r.mem == mem && !r.dead && !r.unknownSize && start <= at && end >= at) live.push_back(&r);
     }
     std::stable_sort(live.begin(), live.end(), [&](const BufferRecord* a, const BufferRecord* b) {
@@ -324,7 +336,19 @@ void Checker::checkCapacity(KernelInfo& kernel) {
       }
     }
     if (lo == 0) {
-      d.hint(fmt::format("even size=1 for '{}' does not fit; shrink the other tile dimensions{}", var,
+      // The other knobs: the declared bounds of the dims in the live tiles (N = dim(max=8192)).
+      std::map<std::string, int64_t> bounds;
+      for (const BufferRecord* r : live) {
+        for (const Dim& dim : r->shape) {
+          if (dim.kind == Dim::Kind::Sym && dim.value > 0) bounds[dim.name] = dim.value;
+        }
+      }
+      std::string lower;
+      for (const auto& [name, max] : bounds) {
+        lower += fmt::format("{}{} = dim(max={})", lower.empty() ? "" : ", ", name, max);
+      }
+      d.hint(fmt::format("even size=1 for '{}' does not fit; shrink the other tile dimensions{}{}", var,
+                         lower.empty() ? "" : " (lower the bound of " + lower + ")",
                          doubled ? " or use buffers=1" : ""));
     } else {
       int64_t pow2 = 1;

@@ -28,7 +28,10 @@ int64_t alignUp(int64_t value, int64_t align) {
 
 }  // namespace
 
-int64_t bufferAlignment(Mem mem) { return mem == Mem::L0A || mem == Mem::L0B ? 512 : 32; }
+int64_t bufferAlignment(Mem mem) {
+  if (mem == Mem::L0C) return 1024;
+  return mem == Mem::L0A || mem == Mem::L0B ? 512 : 32;
+}
 
 int64_t tileBytes(DType dtype, std::span<const int64_t> extents) {
   int64_t outer = 1;
@@ -120,15 +123,31 @@ Layout placeBuffers(std::span<const LayoutItem> items) {
     int64_t sc = saturatingMul(items[c].bytes, items[c].copies);
     return sa != sc ? sa > sc : items[a].start < items[c].start;
   });
+  // Queues: one InitBuffer each, in this order, from the start of their memory.
+  std::map<Mem, int64_t> queuesEnd;
+  for (size_t i : order) {
+    const LayoutItem& item = items[i];
+    if (!item.queue) continue;
+    int64_t& at = queuesEnd[item.mem];
+    int64_t perCopy = alignUp(item.bytes, bufferAlignment(item.mem));
+    layout.offsets[i] = at;
+    layout.pipe.push_back({item.mem, static_cast<int>(i), at, perCopy, item.copies});
+    at = saturatingAdd(at, saturatingMul(perCopy, item.copies));
+  }
+  // Everything else: one TBuf after the queues, its items reusing the space of items that are dead.
   std::map<Mem, PlacedByLifetime> placed;
   {
     std::map<Mem, std::vector<int64_t>> starts;
-    for (const LayoutItem& item : items) starts[item.mem].push_back(item.start);
+    for (const LayoutItem& item : items) {
+      if (!item.queue) starts[item.mem].push_back(item.start);
+    }
     for (auto& [mem, list] : starts) placed.emplace(mem, PlacedByLifetime(std::move(list)));
   }
+  std::map<Mem, int64_t> sharedEnd;
   std::vector<std::pair<int64_t, int64_t>> busy;
   for (size_t i : order) {
     const LayoutItem& item = items[i];
+    if (item.queue) continue;
     int64_t size = saturatingMul(item.bytes, item.copies);
     PlacedByLifetime& live = placed.at(item.mem);
     busy.clear();
@@ -141,9 +160,24 @@ Layout placeBuffers(std::span<const LayoutItem> items) {
     }
     layout.offsets[i] = offset;
     live.add(item.start, item.end, {offset, saturatingAdd(offset, size)});
-    int64_t& end = layout.end[static_cast<size_t>(item.mem)];
+    int64_t& end = sharedEnd[item.mem];
     end = std::max(end, saturatingAdd(offset, size));
   }
+  for (Mem mem : {Mem::GM, Mem::UB, Mem::L1, Mem::L0A, Mem::L0B, Mem::L0C}) {
+    int64_t base = queuesEnd.count(mem) ? queuesEnd.at(mem) : 0;
+    int64_t shared = sharedEnd.count(mem) ? alignUp(sharedEnd.at(mem), 32) : 0;
+    layout.end[static_cast<size_t>(mem)] = saturatingAdd(base, shared);
+    if (!placed.count(mem)) continue;
+    layout.pipe.push_back({mem, -1, base, shared, 1});
+  }
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (items[i].queue) continue;
+    layout.offsets[i] =
+        saturatingAdd(layout.offsets[i], queuesEnd.count(items[i].mem) ? queuesEnd.at(items[i].mem) : 0);
+  }
+  std::stable_sort(layout.pipe.begin(), layout.pipe.end(), [](const PipeBuffer& a, const PipeBuffer& b) {
+    return a.mem != b.mem ? a.mem < b.mem : a.offset < b.offset;
+  });
   return layout;
 }
 

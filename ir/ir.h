@@ -230,6 +230,17 @@ struct Node {
   support::Span span;          // where diagnostics about this node point
 };
 
+/// One TPipe::InitBuffer of the emitted Init(), as buffer planning decided it: a queue (`queue`, `copies` x
+/// `bytes`) or, with `queue` kNone, the TBuf of `mem` that holds every compute-only buffer of that memory at
+/// its planned offset. The emitter prints these and sizes nothing itself.
+struct PipeBuffer {
+  Mem mem = Mem::UB;
+  BufferId queue = kNone;
+  int64_t offset = 0;
+  int64_t bytes = 0;  // per copy
+  int64_t copies = 1;
+};
+
 enum class CoreKind : unsigned char { Vector, Cube, Mixed };
 const char* coreKindName(CoreKind kind);
 
@@ -246,6 +257,7 @@ struct Kernel {
   support::Span span;                     // the kernel's definition, for diagnostics without a better place
   bool planned = false;                   // buffer planning has run: offsets must be set and aligned
   std::array<int64_t, 6> plannedBytes{};  // per Mem: the end of the highest planned buffer
+  std::vector<PipeBuffer> pipe;           // set by buffer planning: the InitBuffer calls, per memory in offset order
 
   const Node& node(NodeId id) const { return nodes[id]; }
   Node& node(NodeId id) { return nodes[id]; }

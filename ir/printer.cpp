@@ -87,6 +87,17 @@ class Printer {
         if (used > 0) out_ += fmt::format(" {} {}/{}", dsl::memName(m), used, dsl::memCapacityBytes(m));
       }
       out_ += "\n";
+      // The InitBuffer calls of the emitted Init(), one line per memory.
+      for (Mem m : {Mem::UB, Mem::L1, Mem::L0A, Mem::L0B, Mem::L0C}) {
+        std::string calls;
+        for (const PipeBuffer& p : k_.pipe) {
+          if (p.mem != m) continue;
+          calls += calls.empty() ? "" : ", ";
+          calls += p.queue == kNone ? fmt::format("tbuf {} @{}", p.bytes, p.offset)
+                                    : fmt::format("{} {}x{} @{}", b(p.queue), p.copies, p.bytes, p.offset);
+        }
+        if (!calls.empty()) out_ += fmt::format("  pipe {}: {}\n", dsl::memName(m), calls);
+      }
     }
     TILECRAFT_CHECK(k_.body != kNone, "kernel without a body");
     for (NodeId s : k_.node(k_.body).body) stmt(s, 1);

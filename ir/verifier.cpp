@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <array>
 #include <set>
 
 #include "ir/builder.h"
@@ -21,6 +22,7 @@ class Verifier {
     }
     for (NodeId s : k_.node(k_.body).body) stmt(s, nullptr);
     checkPlan();
+    checkPipe();
     return errors_;
   }
 
@@ -320,6 +322,48 @@ class Verifier {
         errors_.push_back(fmt::format("{}: buffer %{} ends at {} past the {} bytes of {}", k_.name, b.name,
                                       b.offset + b.bytes * b.buffers, dsl::memCapacityBytes(b.mem),
                                       dsl::memName(b.mem)));
+      }
+    }
+  }
+
+  // The InitBuffer list (Kernel::pipe) is what the emitter prints: per memory the calls follow each other from
+  // offset 0, each queue sits at its own call with its copies, every other buffer inside its memory's TBuf.
+  void checkPipe() {
+    if (!k_.planned || k_.pipe.empty()) return;
+    std::array<int64_t, 6> end{};
+    std::vector<int> callOf(k_.buffers.size(), -1);
+    std::array<int, 6> tbuf;
+    tbuf.fill(-1);
+    for (size_t i = 0; i < k_.pipe.size(); ++i) {
+      const PipeBuffer& p = k_.pipe[i];
+      int64_t& at = end[static_cast<size_t>(p.mem)];
+      if (p.offset != at) {
+        errors_.push_back(fmt::format("{}: InitBuffer #{} in {} at offset {}; the earlier calls end at {}", k_.name, i,
+                                      dsl::memName(p.mem), p.offset, at));
+      }
+      at = p.offset + p.bytes * p.copies;
+      if (p.queue == kNone) {
+        tbuf[static_cast<size_t>(p.mem)] = static_cast<int>(i);
+      } else {
+        callOf[p.queue] = static_cast<int>(i);
+      }
+    }
+    for (size_t b = 0; b < k_.buffers.size(); ++b) {
+      const Buffer& buf = k_.buffers[b];
+      if (!defined_[b] || buf.offset < 0) continue;
+      bool queue = buf.queue != QueueKind::None && buf.queue != QueueKind::Calc;
+      int call = queue ? callOf[b] : tbuf[static_cast<size_t>(buf.mem)];
+      if (call < 0) {
+        errors_.push_back(fmt::format("{}: buffer %{} has no InitBuffer in the plan", k_.name, buf.name));
+        continue;
+      }
+      const PipeBuffer& p = k_.pipe[static_cast<size_t>(call)];
+      bool fits = queue ? buf.offset == p.offset && buf.bytes <= p.bytes && buf.buffers == p.copies
+                        : buf.offset >= p.offset && buf.offset + buf.bytes <= p.offset + p.bytes;
+      if (!fits) {
+        errors_.push_back(
+            fmt::format("{}: buffer %{} at offset {} ({} x{}) is outside its InitBuffer #{} ({} x{} at {})", k_.name,
+                        buf.name, buf.offset, buf.bytes, buf.buffers, call, p.bytes, p.copies, p.offset));
       }
     }
   }

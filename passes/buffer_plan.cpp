@@ -43,9 +43,8 @@ void number(const ir::Kernel& k, ir::NodeId id, int64_t& pos, std::vector<int64_
   if (isLoop) loops[mine].end = pos - 1;
 }
 
-/// What the emitted Init() asks of a TPipe (codegen/emit_kernel.cpp, planMembers): one InitBuffer per queue
-/// with its copies, and one TBuf per run of compute-only UB buffers between two UB queues in offset order. A
-/// mixed kernel's vector and cube cores each have their own TPipe.
+/// What the emitted Init() asks of a TPipe: the planned InitBuffer calls, a queue's copies each a buffer. A mixed
+/// kernel's vector and cube cores each have their own TPipe.
 struct PipeBuffers {
   int64_t queues = 0;
   int64_t copies = 0;
@@ -54,29 +53,16 @@ struct PipeBuffers {
 };
 
 std::array<PipeBuffers, 2> pipeBuffers(const ir::Kernel& kernel) {
-  auto isQueue = [](const ir::Buffer& b) { return b.queue != ir::QueueKind::None && b.queue != ir::QueueKind::Calc; };
-  std::array<PipeBuffers, 2> sides;                   // [0]: UB (vector), [1]: L1/L0 (cube)
-  std::vector<std::pair<int64_t, int64_t>> ubQueues;  // [offset, end)
-  for (const ir::Buffer& b : kernel.buffers) {
-    if (!isQueue(b)) continue;
-    PipeBuffers& side = sides[b.mem == ir::Mem::UB ? 0 : 1];
+  std::array<PipeBuffers, 2> sides;  // [0]: UB (vector), [1]: L1/L0 (cube)
+  for (const ir::PipeBuffer& p : kernel.pipe) {
+    PipeBuffers& side = sides[p.mem == ir::Mem::UB ? 0 : 1];
+    if (p.queue == ir::kNone) {
+      ++side.tbufs;
+      continue;
+    }
     ++side.queues;
-    side.copies += std::max<int64_t>(b.buffers, 1);
-    if (b.mem == ir::Mem::UB) ubQueues.push_back({b.offset, b.offset + b.bytes * std::max<int64_t>(b.buffers, 1)});
+    side.copies += p.copies;
   }
-  std::stable_sort(ubQueues.begin(), ubQueues.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  // A compute buffer at `offset` joins the gap before the first queue (in offset order) that ends after it: the
-  // first index whose running maximum of queue ends exceeds the offset.
-  std::vector<int64_t> endsSoFar;
-  for (const auto& q : ubQueues) endsSoFar.push_back(std::max(endsSoFar.empty() ? 0 : endsSoFar.back(), q.second));
-  std::vector<bool> gapUsed(ubQueues.size() + 1, false);
-  for (const ir::Buffer& b : kernel.buffers) {
-    if (isQueue(b) || b.mem != ir::Mem::UB) continue;  // unplanned ones (offset -1) land in the first gap, as there
-    size_t gap =
-        static_cast<size_t>(std::upper_bound(endsSoFar.begin(), endsSoFar.end(), b.offset) - endsSoFar.begin());
-    gapUsed[gap] = true;
-  }
-  sides[0].tbufs = std::count(gapUsed.begin(), gapUsed.end(), true);
   return sides;
 }
 
@@ -164,11 +150,17 @@ void bufferPlan(ir::Kernel& kernel, PassContext& context) {
     if (life[b].start < 0 || rep[b] != b) continue;
     const ir::Buffer& buf = kernel.buffers[b];
     placed.push_back(b);
-    items.push_back({buf.mem, buf.bytes, buf.buffers, life[b].start, life[b].end});
+    bool queue = buf.queue != ir::QueueKind::None && buf.queue != ir::QueueKind::Calc;
+    items.push_back({buf.mem, buf.bytes, buf.buffers, life[b].start, life[b].end, queue});
   }
   dsl::Layout layout = dsl::placeBuffers(items);
   for (size_t i = 0; i < placed.size(); ++i) kernel.buffers[placed[i]].offset = layout.offsets[i];
   kernel.plannedBytes = layout.end;
+  kernel.pipe.clear();
+  for (const dsl::PipeBuffer& p : layout.pipe) {
+    ir::BufferId queue = p.item < 0 ? ir::kNone : placed[static_cast<size_t>(p.item)];
+    kernel.pipe.push_back({p.mem, queue, p.offset, p.bytes, p.copies});
+  }
   for (ir::BufferId b = 0; b < kernel.buffers.size(); ++b) {
     if (life[b].start >= 0 && rep[b] != b) kernel.buffers[b].offset = kernel.buffers[rep[b]].offset;
   }

@@ -104,6 +104,11 @@ void tiling(ir::Kernel& kernel, PassContext&) {
       row = ir::Extent::constant(1);
     }
     if (!rowAligned(row, p.dtype)) tail = true;
+    // The UB side's rows count too: an (r, 1) tile stored into a 1-D view moves one element per 32-byte row.
+    ir::BufferId local = n.kind == ir::NodeKind::Load ? n.dst : n.srcs.at(0);
+    const std::vector<ir::Extent>& shape = kernel.buffers.at(local).shape;
+    if (n.kind == ir::NodeKind::Load && !n.srcs.empty()) local = ir::kNone;  // a gather: its rows are table rows
+    if (local != ir::kNone && !shape.empty() && !rowAligned(shape.back(), p.dtype)) tail = true;
     n.tail = tail;
   }
 }

@@ -259,6 +259,12 @@ INSTANTIATE_TEST_SUITE_P(
              {{{{"N", 1024}, {"M", 8}, {"K", 32}}, {}}, {{{"N", 1000}, {"M", 10}, {"K", 37}}, {}}}},
         Case{"tests/data/device_pow", {{{{"N", 12288}}, {}}, {{{"N", 1001}}, {{"alpha", 1.7}}}}},
         Case{"tests/data/stored_and_computed", {{{{"N", 49152}}, {}}, {{{"N", 1001}}, {}}}},
+        // Once UB overflows at InitBuffer (the layout shared queue space); an (r, 1) tile stored into a 1-D view
+        // (once copied as if contiguous), and the other copies whose tile and view differ by extent-1 dimensions.
+        Case{"tests/data/residual_norm_bf16_buffers1",
+             {{{{"M", 96}, {"N", 8192}}, {}}, {{{"M", 4}, {"N", 8192}}, {}}, {{{"M", 5}, {"N", 1000}}, {}}}},
+        Case{"tests/data/store_col_into_1d", {{{{"M", 3072}, {"N", 64}}, {}}, {{{"M", 100}, {"N", 33}}, {}}}},
+        Case{"tests/data/extent_one_views", {{{{"M", 1536}, {"N", 64}}, {}}, {{{"M", 100}, {"N", 33}}, {}}}},
         Case{"normalization/layer_norm", {{{{"M", 96}, {"N", 1024}}, {}}, {{{"M", 9}, {"N", 1000}}, {}}}},
         Case{"loss/mse_loss", {{{{"N", 98304}}, {}}, {{{"N", 10007}}, {}}}},
         // 98304: whole 256-element groups for the vector Compare/Select; 30011: 625 per core, both units.

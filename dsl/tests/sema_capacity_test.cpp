@@ -39,7 +39,9 @@ TEST(SemaCapacity, QueueCopiesStayLiveForTheirWholeLoop) {
             "tiles in UB need 193 KiB (197664 bytes) at their peak (double-buffered) with tile size 1 "
             "for 'r'; 192 KiB available");
   EXPECT_EQ(f.sources.text(d.span), "1");
-  EXPECT_EQ(d.hint, "even size=1 for 'r' does not fit; shrink the other tile dimensions or use buffers=1");
+  EXPECT_EQ(d.hint,
+            "even size=1 for 'r' does not fit; shrink the other tile dimensions (lower the bound of N = "
+            "dim(max=8192)) or use buffers=1");
   EXPECT_EQ(ubPeak(f), 197664);
   // With single buffers the same kernel fits: 4 x 32 KiB + 1 KiB + 32 bytes.
   testing::Frontend one(rmsNorm(", buffers=1"));
@@ -118,8 +120,36 @@ TEST(SemaLayout, FirstFitReusesDeadSpaceAndAlignsL0) {
   };
   Layout layout = placeBuffers(items);
   EXPECT_EQ(layout.offsets, (std::vector<int64_t>{2048, 0, 2048, 0, 512}));
-  EXPECT_EQ(layout.end[static_cast<size_t>(Mem::UB)], 3048);
-  EXPECT_EQ(layout.end[static_cast<size_t>(Mem::L0A)], 612);
+  // The end is the TBuf's InitBuffer, which the TPipe rounds up to 32 bytes.
+  EXPECT_EQ(layout.end[static_cast<size_t>(Mem::UB)], 3072);
+  EXPECT_EQ(layout.end[static_cast<size_t>(Mem::L0A)], 640);
+}
+
+// Queues are InitBuffers of their own: laid out first, one after the other, each copy rounded to the memory's
+// alignment, and never reused, even by a buffer born after they die; the other items share one TBuf after them.
+TEST(SemaLayout, QueuesTakeSpaceOfTheirOwnAndTheRestShareOneTBuf) {
+  std::vector<LayoutItem> items = {
+      {Mem::UB, 4096, 2, 0, 5, true},   // a double-buffered input queue
+      {Mem::UB, 1000, 1, 6, 7, true},   // an output queue born after the input died: still its own space
+      {Mem::UB, 2048, 1, 1, 2, false},  // compute values, dead apart: one slot
+      {Mem::UB, 2048, 1, 3, 4, false}, {Mem::L0C, 1500, 1, 0, 1, true},  // rounded to 1024 bytes (Mmad's alignment)
+  };
+  Layout layout = placeBuffers(items);
+  EXPECT_EQ(layout.offsets, (std::vector<int64_t>{0, 8192, 9216, 9216, 0}));
+  EXPECT_EQ(layout.end[static_cast<size_t>(Mem::UB)], 9216 + 2048);
+  EXPECT_EQ(layout.end[static_cast<size_t>(Mem::L0C)], 2048);
+  ASSERT_EQ(layout.pipe.size(), 4u);
+  auto expectCall = [&](size_t i, Mem mem, int item, int64_t offset, int64_t bytes, int64_t copies) {
+    EXPECT_EQ(layout.pipe[i].mem, mem) << i;
+    EXPECT_EQ(layout.pipe[i].item, item) << i;
+    EXPECT_EQ(layout.pipe[i].offset, offset) << i;
+    EXPECT_EQ(layout.pipe[i].bytes, bytes) << i;
+    EXPECT_EQ(layout.pipe[i].copies, copies) << i;
+  };
+  expectCall(0, Mem::UB, 0, 0, 4096, 2);
+  expectCall(1, Mem::UB, 1, 8192, 1024, 1);
+  expectCall(2, Mem::UB, -1, 9216, 2048, 1);
+  expectCall(3, Mem::L0C, 4, 0, 2048, 1);
 }
 
 // The placement finds overlapping slots through an index (sema_layout.cpp) instead of testing every placed one;

@@ -130,6 +130,28 @@ TEST(Verifier, PlannedOffsetsAreAlignedAndInside) {
                                        "add: buffer %c ends at 200704 past the 196608 bytes of UB"));
 }
 
+// The InitBuffer list is what the emitter prints: calls follow each other from 0, and every buffer is inside its
+// call (compute-only buffers inside their memory's TBuf).
+TEST(Verifier, PlannedBuffersSitInsideTheirInitBuffer) {
+  AddKernel f;
+  f.k.planned = true;
+  f.k.buffers[f.a].offset = 0;
+  f.k.buffers[f.b].offset = 8192;
+  f.k.buffers[f.c].offset = 0;
+  f.k.pipe = {PipeBuffer{Mem::UB, kNone, 0, 16384, 1}};
+  EXPECT_THAT(verify(f.k), ElementsAre());
+  f.k.pipe[0].offset = 32;  // a call must start where the earlier ones end
+  f.k.buffers[f.a].offset = 32;
+  f.k.buffers[f.b].offset = 16384;  // past the TBuf's end
+  EXPECT_THAT(verify(f.k),
+              ElementsAre("add: InitBuffer #0 in UB at offset 32; the earlier calls end at 0",
+                          "add: buffer %b at offset 16384 (8192 x1) is outside its InitBuffer #0 (16384 x1 at 32)",
+                          "add: buffer %c at offset 0 (8192 x1) is outside its InitBuffer #0 (16384 x1 at 32)"));
+  f.k.pipe.clear();
+  f.k.pipe.push_back(PipeBuffer{Mem::L1, kNone, 0, 32, 1});  // no TBuf in UB
+  EXPECT_THAT(verify(f.k), ::testing::Contains("add: buffer %a has no InitBuffer in the plan"));
+}
+
 TEST(Verifier, L0BuffersAlignTo512Bytes) {
   Kernel k;
   k.name = "mm";

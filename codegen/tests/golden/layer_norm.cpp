@@ -42,10 +42,9 @@ class KernelLayerNorm {
     yGm_.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(y), static_cast<uint64_t>(tiling_.M * tiling_.N));
     pipe_.InitBuffer(hQue_, 2, 16384);  // f16[r, N] per copy
     pipe_.InitBuffer(tmp5Que_, 2, 16384);  // f16[r, N] per copy
-    pipe_.InitBuffer(calcBuf0_, 65536);  // compute-only values and work buffers
     pipe_.InitBuffer(gQue_, 1, 16384);  // f32[1, N] per copy
     pipe_.InitBuffer(bQue_, 1, 16384);  // f32[1, N] per copy
-    pipe_.InitBuffer(calcBuf1_, 576);  // compute-only values and work buffers
+    pipe_.InitBuffer(calcBuf_, 66112);  // compute-only values and work buffers
   }
   __aicore__ inline void Process() {
     // layer_norm.tile:8: rows = split(M, cores=vector_cores())
@@ -97,18 +96,18 @@ class KernelLayerNorm {
 
   // layer_norm.tile:15: with compute:
   __aicore__ inline void Compute() {
-    LocalTensor<float> vLocal = calcBuf0_.GetWithOffset<float>(8192, 0);  // f32[r, N]
-    LocalTensor<float> muLocal = calcBuf0_.GetWithOffset<float>(16, 33280);  // f32[r, 1]
-    LocalTensor<float> muWorkLocal = calcBuf0_.GetWithOffset<float>(128, 32768);  // f32[128]
-    LocalTensor<float> dLocal = calcBuf0_.GetWithOffset<float>(8192, 0);  // f32[r, N]
-    LocalTensor<float> tmp0Local = calcBuf0_.GetWithOffset<float>(8192, 32768);  // f32[r, N]
-    LocalTensor<float> varLocal = calcBuf1_.GetWithOffset<float>(16, 512);  // f32[r, 1]
-    LocalTensor<float> varWorkLocal = calcBuf1_.GetWithOffset<float>(128, 0);  // f32[128]
-    LocalTensor<float> tmp1Local = calcBuf1_.GetWithOffset<float>(16, 512);  // f32[r, 1]
-    LocalTensor<float> tmp2Local = calcBuf1_.GetWithOffset<float>(16, 512);  // f32[r, 1]
-    LocalTensor<float> tmp3Local = calcBuf0_.GetWithOffset<float>(8192, 0);  // f32[r, N]
-    LocalTensor<float> tmp4Local = calcBuf0_.GetWithOffset<float>(8192, 0);  // f32[r, N]
-    LocalTensor<float> outLocal = calcBuf0_.GetWithOffset<float>(8192, 0);  // f32[r, N]
+    LocalTensor<float> vLocal = calcBuf_.GetWithOffset<float>(8192, 0);  // f32[r, N]
+    LocalTensor<float> muLocal = calcBuf_.GetWithOffset<float>(16, 33280);  // f32[r, 1]
+    LocalTensor<float> muWorkLocal = calcBuf_.GetWithOffset<float>(128, 32768);  // f32[128]
+    LocalTensor<float> dLocal = calcBuf_.GetWithOffset<float>(8192, 0);  // f32[r, N]
+    LocalTensor<float> tmp0Local = calcBuf_.GetWithOffset<float>(8192, 32768);  // f32[r, N]
+    LocalTensor<float> varLocal = calcBuf_.GetWithOffset<float>(16, 66048);  // f32[r, 1]
+    LocalTensor<float> varWorkLocal = calcBuf_.GetWithOffset<float>(128, 65536);  // f32[128]
+    LocalTensor<float> tmp1Local = calcBuf_.GetWithOffset<float>(16, 66048);  // f32[r, 1]
+    LocalTensor<float> tmp2Local = calcBuf_.GetWithOffset<float>(16, 66048);  // f32[r, 1]
+    LocalTensor<float> tmp3Local = calcBuf_.GetWithOffset<float>(8192, 0);  // f32[r, N]
+    LocalTensor<float> tmp4Local = calcBuf_.GetWithOffset<float>(8192, 0);  // f32[r, N]
+    LocalTensor<float> outLocal = calcBuf_.GetWithOffset<float>(8192, 0);  // f32[r, N]
     LocalTensor<half> hLocal = hQue_.DeQue<half>();
     LocalTensor<half> tmp5Local = tmp5Que_.AllocTensor<half>();
     // layer_norm.tile:16: v = cast(h, f32)
@@ -176,8 +175,7 @@ class KernelLayerNorm {
   TQue<QuePosition::VECIN, 1> bQue_;
   TQue<QuePosition::VECIN, 1> hQue_;
   TQue<QuePosition::VECOUT, 1> tmp5Que_;
-  TBuf<TPosition::VECCALC> calcBuf0_;
-  TBuf<TPosition::VECCALC> calcBuf1_;
+  TBuf<TPosition::VECCALC> calcBuf_;
   GlobalTensor<half> xGm_;
   GlobalTensor<float> gammaGm_;
   GlobalTensor<float> betaGm_;

@@ -43,9 +43,9 @@ class KernelMatmulBiasRelu {
     bGm_.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(b), static_cast<uint64_t>(tiling_.K * tiling_.N));
     biasGm_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(bias), static_cast<uint64_t>(tiling_.N));
     yGm_.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(y), static_cast<uint64_t>(tiling_.M * tiling_.N));
-    if (ASCEND_IS_AIV) pipe_.InitBuffer(calcBuf_, 65536);  // compute-only values and work buffers
     if (ASCEND_IS_AIV) pipe_.InitBuffer(tmp4Que_, 1, 32768);  // f16[m, n] per copy
     if (ASCEND_IS_AIV) pipe_.InitBuffer(bvQue_, 1, 512);  // f32[1, n] per copy
+    if (ASCEND_IS_AIV) pipe_.InitBuffer(calcBuf_, 65536);  // compute-only values and work buffers
     if (ASCEND_IS_AIC) pipe_.InitBuffer(a1Que_, 2, 16384);  // f16[m, k] per copy
     if (ASCEND_IS_AIC) pipe_.InitBuffer(b1Que_, 2, 16384);  // f16[k, n] per copy
     if (ASCEND_IS_AIC) pipe_.InitBuffer(tmp0Que_, 1, 16384);  // f16[m, k] per copy
