@@ -76,9 +76,16 @@ const char* kindFolder(Stage stage) {
 
 }  // namespace
 
+std::string withoutLocation(const std::string& message) {
+  std::string line = message.substr(0, message.find('\n'));
+  size_t error = line.find("error: ");
+  return error == std::string::npos ? line : line.substr(error);
+}
+
 std::string failureSignature(const Failure& failure) {
-  std::string line = failure.stage == Stage::Run && !failure.detail.empty() ? failure.detail : failure.message;
-  line = line.substr(0, line.find('\n'));
+  // The location (a work folder's path, a line that moves as lines go) is not part of how it fails.
+  std::string line =
+      withoutLocation(failure.stage == Stage::Run && !failure.detail.empty() ? failure.detail : failure.message);
   if (failure.stage == Stage::Compare) line = line.substr(0, line.find(':'));  // which output
   std::string out = std::string(stageName(failure.stage)) + ": ";
   for (size_t i = 0; i < line.size(); ++i) {
@@ -183,9 +190,8 @@ std::string saveToCorpus(const Minimised& minimised, const FuzzProgram& found, c
   std::string header = fmt::format(
       "# {} ({}), found by {}\n# {}: {}\n# minimised from {} to {} lines in {} rounds ({} candidates); run: {}\n",
       failureKind(minimised.failure.stage), label(found), emulateReplayCommand(found.seed, "", mix),
-      stageName(minimised.failure.stage), minimised.failure.message.substr(0, minimised.failure.message.find('\n')),
-      minimised.linesBefore, minimised.linesAfter, minimised.rounds, minimised.candidates,
-      runCommand(minimised.program, name));
+      stageName(minimised.failure.stage), withoutLocation(minimised.failure.message), minimised.linesBefore,
+      minimised.linesAfter, minimised.rounds, minimised.candidates, runCommand(minimised.program, name));
   auto write = [&](const fs::path& path, const std::string& text) {
     std::ofstream out(path, std::ios::binary);
     out << text;

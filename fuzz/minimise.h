@@ -9,9 +9,12 @@
 
 namespace tilecraft::fuzz {
 
-/// What "fails the same way" compares: the stage, and the failure's first line with its numbers blanked
-/// ("y: # elements out of tolerance" for wrong values; the emulator's first message for an emulator error).
+/// What "fails the same way" compares: the stage, and the failure's first line without its location, numbers
+/// blanked ("compare: y", the output, for wrong values; the emulator's first error for an emulator error).
 std::string failureSignature(const Failure& failure);
+
+/// The first line of a message from its "error: " on (no path, line or column), or the whole first line.
+std::string withoutLocation(const std::string& message);
 
 struct Minimised {
   FuzzProgram program;  // the smallest program found that still fails the same way

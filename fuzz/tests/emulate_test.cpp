@@ -385,7 +385,14 @@ TEST(EmulateMinimise, TheSignatureIgnoresNumbersButNotTheStageOrTheOutput) {
   EXPECT_EQ(failureSignature(a), "compare: y");
   EXPECT_EQ(failureSignature(a), failureSignature(b));
   EXPECT_NE(failureSignature(a), failureSignature(c));
-  EXPECT_EQ(failureSignature(d), "run: b.cpp:#: error: cross-pipe hazard: GetValue on pipe S");
+  EXPECT_EQ(failureSignature(d), "run: error: cross-pipe hazard: GetValue on pipe S");
+  // A compile error's work folder and line are not part of it.
+  Failure e{4, "chunks", Stage::Compile, "/tmp/tilecraft-fuzz-5UoE0q/fuzz_8.tile:8:5: error: no float powers", ""};
+  Failure f{4, "chunks", Stage::Compile, "/tmp/tilecraft-fuzz-a1B2c3/fuzz_8_m3.tile:4:5: error: no float powers", ""};
+  EXPECT_EQ(failureSignature(e), "compile: error: no float powers");
+  EXPECT_EQ(failureSignature(e), failureSignature(f));
+  EXPECT_EQ(withoutLocation("a.tile:3:1: error: bad\nnote: x"), "error: bad");
+  EXPECT_EQ(withoutLocation("an emulator check failed (exit status 3)"), "an emulator check failed (exit status 3)");
 }
 
 TEST(EmulateReport, FailureLineNamesSeedStageAndReplay) {
