@@ -6,6 +6,8 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <map>
+#include <optional>
 #include <set>
 #include <stdexcept>
 #include <vector>
@@ -43,10 +45,105 @@ std::set<size_t> unitAt(const std::vector<std::string>& lines, size_t i) {
   return unit;
 }
 
-std::string without(const std::vector<std::string>& lines, const std::set<size_t>& drop) {
-  std::string out;
+// A change to a program's lines: line -> its replacement, or nullopt to delete it.
+using Edit = std::map<size_t, std::optional<std::string>>;
+
+int weight(const Edit& edit) {
+  int w = 0;
+  for (const auto& [line, text] : edit) w += text ? 1 : 2;
+  return w;
+}
+
+std::vector<std::string> applied(const std::vector<std::string>& lines, const Edit& edit) {
+  std::vector<std::string> out;
   for (size_t i = 0; i < lines.size(); ++i) {
-    if (!drop.count(i)) out += lines[i] + "\n";
+    auto it = edit.find(i);
+    if (it == edit.end()) {
+      out.push_back(lines[i]);
+    } else if (it->second) {
+      out.push_back(*it->second);
+    }
+  }
+  return out;
+}
+
+std::string render(const std::vector<std::string>& lines) {
+  std::string out;
+  for (const std::string& line : lines) out += line + "\n";
+  return out;
+}
+
+bool isWordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+// The names an expression reads: identifiers not called and not keywords of a call (`axis=`).
+std::vector<std::string> operandNames(const std::string& expr) {
+  std::vector<std::string> names;
+  for (size_t i = 0; i < expr.size();) {
+    if (!std::isalpha(static_cast<unsigned char>(expr[i])) && expr[i] != '_') {
+      while (i < expr.size() && isWordChar(expr[i])) ++i;  // skips numbers whole, `1e-5` included
+      if (i < expr.size() && !isWordChar(expr[i])) ++i;
+      continue;
+    }
+    size_t end = i;
+    while (end < expr.size() && isWordChar(expr[end])) ++end;
+    std::string name = expr.substr(i, end - i);
+    size_t next = expr.find_first_not_of(' ', end);
+    bool called = next != std::string::npos && expr[next] == '(';
+    bool keyword = next != std::string::npos && expr[next] == '=' && (next + 1 >= expr.size() || expr[next + 1] != '=');
+    if (!called && !keyword && std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+    i = end;
+  }
+  return names;
+}
+
+// Every single edit of a round: each unit deleted, and each assignment `x = f(a, b)` replaced by `x = a`,
+// `x = b` (which lets the lines that only fed it go in the next round).
+std::vector<Edit> singleEdits(const std::vector<std::string>& lines) {
+  std::vector<Edit> edits;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    Edit e;
+    for (size_t j : unitAt(lines, i)) e[j] = std::nullopt;
+    edits.push_back(e);
+  }
+  // Only tile values (names assigned inside stage blocks) stand in for an expression: a dim, an attribute or
+  // a scalar in a tile's place would make programs the checker refuses or, worse, FINDINGS.md #15.
+  std::vector<std::pair<size_t, std::string>> assignments;  // (line, target) inside a stage block
+  std::set<std::string> tiles;
+  size_t stageDepth = std::string::npos;
+  for (size_t i = 0; i < lines.size(); ++i) {
+    const std::string& line = lines[i];
+    size_t start = line.find_first_not_of(' ');
+    if (start == std::string::npos) continue;
+    if (stageDepth != std::string::npos && start <= stageDepth) stageDepth = std::string::npos;
+    if (line.compare(start, 5, "with ") == 0) {
+      stageDepth = start;
+      continue;
+    }
+    size_t eq = line.find(" = ");
+    if (stageDepth == std::string::npos || eq == std::string::npos) continue;
+    std::string target = line.substr(start, eq - start);
+    if (target.empty() || !std::all_of(target.begin(), target.end(), isWordChar)) continue;
+    assignments.push_back({i, target});
+    tiles.insert(target);
+  }
+  for (const auto& [i, target] : assignments) {
+    const std::string& line = lines[i];
+    size_t eq = line.find(" = ");
+    std::string expr = line.substr(eq + 3);
+    if (std::all_of(expr.begin(), expr.end(), isWordChar)) continue;  // already a name or a number
+    for (const std::string& name : operandNames(expr)) {
+      if (name != target && tiles.count(name)) edits.push_back(Edit{{i, line.substr(0, eq + 3) + name}});
+    }
+  }
+  return edits;
+}
+
+// The first n edits, as one, skipping any that touches a line an earlier one touched.
+Edit merged(const std::vector<Edit>& edits, size_t n) {
+  Edit out;
+  for (size_t k = 0; k < n && k < edits.size(); ++k) {
+    bool clash = std::any_of(edits[k].begin(), edits[k].end(), [&](const auto& e) { return out.count(e.first); });
+    if (!clash) out.insert(edits[k].begin(), edits[k].end());
   }
   return out;
 }
@@ -107,68 +204,40 @@ Minimised minimiseFailure(const FuzzProgram& program, const Failure& failure, co
   EmulateOptions batch = options;
   batch.batchSize = 1000;  // a round is one build
   int serial = 0;
-  // Runs the candidates (each a set of lines to drop); returns the index of the one that drops the most lines
-  // and still fails the same way, or -1.
-  auto tryDrops = [&](const std::vector<std::set<size_t>>& drops) -> int {
+  // Runs the candidates; returns which of them fail the same way.
+  auto reproducing = [&](const std::vector<Edit>& edits) {
     std::vector<FuzzProgram> programs;
-    for (const auto& drop : drops) {
-      programs.push_back(candidate(program, without(lines, drop), fmt::format("{}_m{}", program.kernel, serial++)));
+    for (const Edit& edit : edits) {
+      programs.push_back(
+          candidate(program, render(applied(lines, edit)), fmt::format("{}_m{}", program.kernel, serial++)));
     }
     best.candidates += static_cast<int>(programs.size());
-    EmulateSummary summary = emulatePrograms(programs, batch, service);
-    int chosen = -1;
-    for (const Failure& f : summary.failures) {
-      if (failureSignature(f) != want) continue;
-      if (chosen < 0 || drops[f.index].size() > drops[static_cast<size_t>(chosen)].size()) {
-        chosen = static_cast<int>(f.index);
-        best.failure = f;
-      }
+    std::vector<size_t> out;
+    for (const Failure& f : emulatePrograms(programs, batch, service).failures) {
+      if (failureSignature(f) == want) out.push_back(f.index);
     }
-    return chosen;
+    std::sort(out.begin(), out.end());
+    return out;
   };
   for (int round = 0; round < maxRounds; ++round) {
-    std::vector<std::set<size_t>> singles;
-    for (size_t i = 0; i < lines.size(); ++i) singles.push_back(unitAt(lines, i));
-    // First the units one at a time; then all that reproduced together, and halves of them.
-    std::vector<std::set<size_t>> reproducing;
-    {
-      std::vector<FuzzProgram> programs;
-      for (const auto& drop : singles) {
-        programs.push_back(candidate(program, without(lines, drop), fmt::format("{}_m{}", program.kernel, serial++)));
-      }
-      best.candidates += static_cast<int>(programs.size());
-      EmulateSummary summary = emulatePrograms(programs, batch, service);
-      for (const Failure& f : summary.failures) {
-        if (failureSignature(f) == want) reproducing.push_back(singles[f.index]);
-      }
+    std::vector<Edit> singles = singleEdits(lines);
+    std::vector<Edit> kept;
+    for (size_t i : reproducing(singles)) kept.push_back(singles[i]);
+    if (kept.empty()) break;
+    // The edits that kept the failure, all together and in halves (where they touch different lines); the
+    // largest that still fails wins, else the largest single one.
+    std::sort(kept.begin(), kept.end(), [](const Edit& a, const Edit& b) { return weight(a) > weight(b); });
+    std::vector<Edit> unions;
+    for (size_t n = kept.size(); n >= 2; n /= 2) unions.push_back(merged(kept, n));
+    Edit chosen = kept.front();
+    std::vector<size_t> ok = unions.empty() ? std::vector<size_t>{} : reproducing(unions);
+    for (size_t i : ok) {
+      if (weight(unions[i]) > weight(chosen)) chosen = unions[i];
     }
-    if (reproducing.empty()) break;
-    std::vector<std::set<size_t>> unions;
-    for (size_t n = reproducing.size(); n >= 2; n /= 2) {
-      std::set<size_t> u;
-      for (size_t k = 0; k < n; ++k) u.insert(reproducing[k].begin(), reproducing[k].end());
-      unions.push_back(u);
-    }
-    std::set<size_t> drop = reproducing.front();
-    if (!unions.empty()) {
-      int chosen = tryDrops(unions);
-      if (chosen >= 0) drop = unions[static_cast<size_t>(chosen)];
-    }
-    if (drop == reproducing.front()) {
-      // The largest single unit that reproduced.
-      for (const auto& r : reproducing) {
-        if (r.size() > drop.size()) drop = r;
-      }
-    }
-    std::vector<std::string> kept;
-    for (size_t i = 0; i < lines.size(); ++i) {
-      if (!drop.count(i)) kept.push_back(lines[i]);
-    }
-    lines = kept;
+    lines = applied(lines, chosen);
     ++best.rounds;
   }
-  best.program = candidate(program, without(lines, {}), program.kernel);
-  best.program.source = without(lines, {});
+  best.program = candidate(program, render(lines), program.kernel);
   best.linesAfter = static_cast<int64_t>(lines.size());
   return best;
 }

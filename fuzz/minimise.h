@@ -28,7 +28,7 @@ struct Minimised {
 /// Minimises `program`, which fails as `failure` under `options` (its work folder, jobs, sandbox), in at most
 /// `maxRounds` rounds of two batches each.
 Minimised minimiseFailure(const FuzzProgram& program, const Failure& failure, const EmulateOptions& options,
-                          runner::BuildRunService& service, int maxRounds = 8);
+                          runner::BuildRunService& service, int maxRounds = 16);
 
 /// Writes DIR/KIND/fuzz_SEED.tile (KIND: wrong-values, emulator-error, compile-error), the minimised program
 /// with a header that says how it fails and how to run it, and DIR/KIND/fuzz_SEED.found.tile, the program as
