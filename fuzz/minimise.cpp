@@ -75,6 +75,22 @@ std::string render(const std::vector<std::string>& lines) {
 
 bool isWordChar(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
+// `text` with every whole-word `from` replaced by `to`.
+std::string replaceWord(const std::string& text, const std::string& from, const std::string& to) {
+  std::string out;
+  for (size_t i = 0; i < text.size();) {
+    bool starts = text.compare(i, from.size(), from) == 0 && (i == 0 || !isWordChar(text[i - 1])) &&
+                  (i + from.size() == text.size() || !isWordChar(text[i + from.size()]));
+    if (starts) {
+      out += to;
+      i += from.size();
+    } else {
+      out += text[i++];
+    }
+  }
+  return out;
+}
+
 // The names an expression reads: identifiers not called and not keywords of a call (`axis=`).
 std::vector<std::string> operandNames(const std::string& expr) {
   std::vector<std::string> names;
@@ -130,6 +146,16 @@ std::vector<Edit> singleEdits(const std::vector<std::string>& lines) {
     const std::string& line = lines[i];
     size_t eq = line.find(" = ");
     std::string expr = line.substr(eq + 3);
+    if (tiles.count(expr) && expr != target) {
+      // A copy `a = b`: gone, and b read wherever a was.
+      Edit e{{i, std::nullopt}};
+      for (size_t j = i + 1; j < lines.size(); ++j) {
+        std::string renamed = replaceWord(lines[j], target, expr);
+        if (renamed != lines[j]) e[j] = renamed;
+      }
+      edits.push_back(e);
+      continue;
+    }
     if (std::all_of(expr.begin(), expr.end(), isWordChar)) continue;  // already a name or a number
     for (const std::string& name : operandNames(expr)) {
       if (name != target && tiles.count(name)) edits.push_back(Edit{{i, line.substr(0, eq + 3) + name}});

@@ -352,8 +352,10 @@ TEST_F(Emulate, AnEmulatorErrorIsClassifiedMinimisedAndSavedToTheCorpus) {
       0u)
       << reproducer;
   EXPECT_THAT(reproducer, HasSubstr(fmt::format("; run: tilecraft run fuzz_{}.tile --shape N=", seed)));
-  // Smaller than found, and still a valid program with the construct that fails.
+  // Smaller than found, and still a valid program with the construct that fails: one load, the exp, one store
+  // and the lines around them.
   EXPECT_LT(lineCount(reproducer) - 3, lineCount(generate(seed).source));
+  EXPECT_LE(lineCount(reproducer) - 3, 14) << reproducer;
   expectValidReproducer(reproducer, "exp(");
   EXPECT_EQ(readText(saved.parent_path() / fmt::format("fuzz_{}.found.tile", seed)), generate(seed).source);
 }
