@@ -42,8 +42,9 @@ void registerFuzzCommand(CLI::App& app) {
           },
           "INT >= 1"));
   auto patterns = std::make_shared<bool>(false);
-  cmd->add_flag("--patterns", *patterns,
-                "Only the productions modelled on programs that broke the compiler (docs/fuzzing.md, \"Patterns\")");
+  cmd->add_flag(
+      "--patterns", *patterns,
+      "Only the productions modelled on programs that broke the compiler (docs/fuzzing.md, \"Compiler patterns\")");
   auto* out = cmd->add_option("--out", options->outDir, "Write fuzz_SEED.tile files here instead of printing them");
   auto emulate = std::make_shared<fuzz::EmulateOptions>();
   auto emulateOn = std::make_shared<bool>(false);

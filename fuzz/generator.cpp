@@ -456,7 +456,7 @@ std::string Generator::intFamily() {
   return text;
 }
 
-// The productions and their weights (percent of the seeds) in each mix. docs/fuzzing.md, "Patterns", lists
+// The productions and their weights (percent of the seeds) in each mix. docs/fuzzing.md, "Compiler patterns", lists
 // what each one exercises.
 struct Production {
   const char* name;

@@ -1,10 +1,11 @@
 // A generator of random valid Tile DSL programs, for fuzzing the compiler: elementwise chains with scalar
 // attributes, broadcasts, row and column reductions, softmax- and norm-like row ops, casts, at random dtypes and
 // tile sizes, with small run shapes that are mostly not aligned to 32 bytes; and the patterns that once broke the
-// compiler (docs/fuzzing.md, "Patterns"): constant-width chunks at device offsets past the end, index tiles made
-// in compute for a gather load, buffers=1 with several compute blocks near the UB capacity, (r, 1) and 1-D
-// views, reassigned stored values, scalar `**` of float attributes. Every program passes the front end with no
-// diagnostic and runs on the reference interpreter (fuzz_tests checks seeds 1..1000 of both mixes).
+// compiler (docs/fuzzing.md, "Compiler patterns"): constant-width chunks at device offsets past the end, index
+// tiles made in compute for a gather load, buffers=1 with several compute blocks near the UB capacity, (r, 1)
+// and 1-D views, reassigned stored values, scalar `**` of float attributes. Every program passes the front end with no
+// diagnostic and runs on the reference interpreter (fuzz_tests checks seeds 1..1000 of the default mix and
+// 1..400 of the patterns mix).
 #pragma once
 
 #include <cstdint>

@@ -1,6 +1,7 @@
 // The productions modelled on checker-accepted programs that broke the compiler (issue 10, docs/fuzzing.md
-// "Patterns"): each keeps the shape of the program that broke and randomises the rest (dtypes, sizes, the chain
-// of operations between the loads and the stores), so that the fuzzer finds the class, not the one program.
+// "Compiler patterns"): each keeps the shape of the program that broke and randomises the rest (dtypes, sizes,
+// the chain of operations between the loads and the stores), so that the fuzzer finds the class, not the one
+// program.
 #include <fmt/format.h>
 
 #include <algorithm>

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # Attributes each failure of a `tilecraft fuzz --emulate` run to one of issue 10's repro bugs, by its stage, its
-# first message and the patterns of its program (docs/fuzzing.md, "Patterns"), and prints, per bug, the first
+# first message and the patterns of its program (docs/fuzzing.md, "Compiler patterns"), and prints, per bug, the first
 # seed that hit it and how many programs did.
 #   build/cli/tilecraft fuzz --emulate [--patterns] --seed 1 --count 300 2> err.txt
 #   fuzz/tools/attribute_failures.py build/cli/tilecraft [--patterns] < err.txt
