@@ -282,11 +282,14 @@ std::string saveToCorpus(const Minimised& minimised, const FuzzProgram& found, c
   fs::create_directories(folder, ec);
   if (ec) throw std::runtime_error(fmt::format("cannot create '{}': {}", folder.string(), ec.message()));
   std::string name = found.kernel + ".tile";
+  // An emulator error says more than "an emulator check failed": its first error line.
+  const Failure& f = minimised.failure;
+  const std::string& what = f.stage == Stage::Run && !f.detail.empty() ? f.detail : f.message;
   std::string header = fmt::format(
       "# {} ({}), found by {}\n# {}: {}\n# minimised from {} to {} lines in {} rounds ({} candidates); run: {}\n",
       failureKind(minimised.failure.stage), label(found), emulateReplayCommand(found.seed, "", mix),
-      stageName(minimised.failure.stage), withoutLocation(minimised.failure.message), minimised.linesBefore,
-      minimised.linesAfter, minimised.rounds, minimised.candidates, runCommand(minimised.program, name));
+      stageName(minimised.failure.stage), withoutLocation(what), minimised.linesBefore, minimised.linesAfter,
+      minimised.rounds, minimised.candidates, runCommand(minimised.program, name));
   auto write = [&](const fs::path& path, const std::string& text) {
     std::ofstream out(path, std::ios::binary);
     out << text;

@@ -346,7 +346,7 @@ TEST_F(Emulate, AnEmulatorErrorIsClassifiedMinimisedAndSavedToTheCorpus) {
   std::string reproducer = readText(saved);
   EXPECT_EQ(
       reproducer.rfind(fmt::format("# emulator error ({}), found by tilecraft fuzz --emulate --seed {} --count 1\n"
-                                   "# run: an emulator check failed (exit status 3)\n",
+                                   "# run: emulator: DataCopy reads past the end of GM\n",
                                    label(generate(seed)), seed),
                        0),
       0u)
