@@ -378,6 +378,18 @@ TEST_F(Emulate, WrongValuesAreClassifiedAndSavedApartFromEmulatorErrors) {
   EXPECT_FALSE(fs::exists(fs::path(options_.corpusDir) / "emulator-error"));
 }
 
+TEST_F(Emulate, ACorpusFolderThatCannotBeMadeIsStatusTwoWithThePath) {
+  options_.seed = firstElementwiseWith("exp(");
+  options_.count = 1;
+  std::ofstream(dir_ / "file") << "x";
+  options_.corpusDir = (dir_ / "file").string();
+  toolchain_.crashIfSourceHas = "exp(";
+  std::ostringstream out, err;
+  ASSERT_EQ(runEmulate(options_, service_, out, err), 2);
+  EXPECT_THAT(err.str(), HasSubstr(fmt::format("error: cannot create '{}/emulator-error': Not a directory\n",
+                                               options_.corpusDir)));
+}
+
 TEST(EmulateMinimise, TheSignatureIgnoresNumbersButNotTheStageOrTheOutput) {
   Failure a{1, "rows", Stage::Compare, "y: 3 of 40 elements out of tolerance; mean rel error 0.5", ""};
   Failure b{2, "rows", Stage::Compare, "y: 17 of 99 elements out of tolerance; mean rel error 2.5", ""};
