@@ -41,6 +41,10 @@ void registerFuzzCommand(CLI::App& app) {
             return "";
           },
           "INT >= 1"));
+  auto patterns = std::make_shared<bool>(false);
+  cmd->add_flag(
+      "--patterns", *patterns,
+      "Only the productions modelled on programs that broke the compiler (docs/fuzzing.md, \"Compiler patterns\")");
   auto* out = cmd->add_option("--out", options->outDir, "Write fuzz_SEED.tile files here instead of printing them");
   auto emulate = std::make_shared<fuzz::EmulateOptions>();
   auto emulateOn = std::make_shared<bool>(false);
@@ -62,12 +66,24 @@ void registerFuzzCommand(CLI::App& app) {
       ->needs(emulateFlag);
   cmd->add_option("--keep", emulate->keepDir, "--emulate: keep each failing program's .tile and AscendC here")
       ->needs(emulateFlag);
+  cmd->add_option("--corpus", emulate->corpusDir,
+                  "--emulate: minimise failing programs and save each as DIR/KIND/fuzz_SEED.tile (KIND: "
+                  "wrong-values, emulator-error, compile-error)")
+      ->needs(emulateFlag);
+  cmd->add_option("--minimise-failures", emulate->minimiseFailures,
+                  "--emulate --corpus: how many failing programs to minimise (the first by seed)")
+      ->capture_default_str()
+      ->check(atLeastOne("failures to minimise", "--minimise-failures 4"))
+      ->needs(emulateFlag);
   cmd->add_flag("!--no-sandbox", emulate->sandbox,
                 "--emulate: build and run without bubblewrap (same limits, no isolation: for debugging)")
       ->needs(emulateFlag);
-  cmd->callback([options, emulate, emulateOn] {
+  cmd->callback([options, emulate, emulateOn, patterns] {
+    options->mix = *patterns ? fuzz::Mix::Patterns : fuzz::Mix::All;
+    emulate->mix = options->mix;
     if (!prepareOutputFolder("--out", options->outDir, std::cerr)) throw CLI::RuntimeError(2);
     if (!prepareOutputFolder("--keep", emulate->keepDir, std::cerr)) throw CLI::RuntimeError(2);
+    if (!prepareOutputFolder("--corpus", emulate->corpusDir, std::cerr)) throw CLI::RuntimeError(2);
     int status = 0;
     if (*emulateOn) {
       emulate->seed = options->seed;

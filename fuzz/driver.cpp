@@ -20,7 +20,7 @@ int runFuzz(const FuzzOptions& options, interp::Files& files, std::ostream& out,
   int64_t failed = 0;
   for (int64_t i = 0; i < options.count; ++i) {
     uint64_t seed = options.seed + static_cast<uint64_t>(i);
-    FuzzProgram program = generate(seed);
+    FuzzProgram program = generate(seed, options.mix);
     std::string name = fmt::format("fuzz_{}.tile", seed);
     std::string error;
     if (!prepareComparison(program, seed, &error)) {
@@ -38,7 +38,7 @@ int runFuzz(const FuzzOptions& options, interp::Files& files, std::ostream& out,
       err << "error: " << error << "\n";
       return 2;
     }
-    out << fmt::format("{} ({}): {}\n", path, program.family, replayCommand(program, path));
+    out << fmt::format("{} ({}): {}\n", path, label(program), replayCommand(program, path));
   }
   out << fmt::format(
       "{} program{} from seed {}: {}\n", options.count, options.count == 1 ? "" : "s", options.seed,

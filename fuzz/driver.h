@@ -14,6 +14,7 @@ namespace tilecraft::fuzz {
 struct FuzzOptions {
   uint64_t seed = 1;
   int64_t count = 1;
+  Mix mix = Mix::All;
   std::string outDir;  // empty: print the programs on stdout
 };
 

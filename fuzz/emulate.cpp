@@ -11,6 +11,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -23,6 +24,8 @@
 #include "codegen/driver.h"
 #include "codegen/emitter.h"
 #include "fuzz/harness.h"
+#include "fuzz/minimise.h"
+#include "interp/compare.h"
 #include "interp/npy.h"
 #include "support/files.h"
 
@@ -36,6 +39,8 @@ namespace fs = std::filesystem;
 // own run), so it needs no lock.
 struct Item {
   uint64_t seed = 0;
+  size_t index = 0;  // in the list of programs
+  FuzzProgram generated;
   std::optional<ComparisonCase> comparison;
   std::string tile;    // the .tile file in the work folder
   std::string code;    // its AscendC, namespaced for a batch
@@ -44,8 +49,9 @@ struct Item {
 
   const FuzzProgram& program() const { return comparison->program; }
   void fail(Stage stage, std::string message, std::string detail = {}) {
-    failure = Failure{seed, comparison ? comparison->program.family : std::string(), stage, std::move(message),
-                      std::move(detail)};
+    failure = Failure{
+        seed, comparison ? label(comparison->program) : std::string(), stage, std::move(message), std::move(detail),
+        index};
   }
 };
 
@@ -97,7 +103,7 @@ class Loop {
   Loop(const EmulateOptions& options, runner::BuildRunService& service, fs::path dir)
       : options_(options), service_(service), dir_(std::move(dir)) {}
 
-  EmulateSummary run();
+  EmulateSummary run(const std::vector<FuzzProgram>& programs);
 
  private:
   double now() const {
@@ -115,12 +121,13 @@ class Loop {
 };
 
 void Loop::prepare(Item& item) {
-  FuzzProgram program = generate(item.seed);
+  const FuzzProgram& program = item.generated;
   std::string error;
   item.comparison = prepareComparison(program, item.seed, &error);
   if (!item.comparison) {
-    item.failure = Failure{item.seed, program.family, Stage::Reference,
-                           "the program does not run on the reference (a generator bug)", error};
+    item.failure = Failure{
+        item.seed, label(program), Stage::Reference, "the program does not run on the reference (a generator bug)",
+        error,     item.index};
     return;
   }
   item.tile = (dir_ / (program.kernel + ".tile")).string();
@@ -234,13 +241,15 @@ void Loop::runOne(Item& item) {
   fs::remove_all(dir, ec);
 }
 
-EmulateSummary Loop::run() {
+EmulateSummary Loop::run(const std::vector<FuzzProgram>& programs) {
   EmulateSummary summary;
-  summary.programs = options_.count;
-  std::vector<Item> items(static_cast<size_t>(std::max<int64_t>(options_.count, 0)));
+  summary.programs = static_cast<int64_t>(programs.size());
+  std::vector<Item> items(programs.size());
   double start = now();
   for (size_t i = 0; i < items.size(); ++i) {
-    items[i].seed = options_.seed + i;
+    items[i].seed = programs[i].seed;
+    items[i].index = i;
+    items[i].generated = programs[i];
     prepare(items[i]);
   }
   double built = now();
@@ -278,8 +287,8 @@ EmulateSummary Loop::run() {
 
 // The failing program's .tile and its standalone AscendC (the form `tilecraft compile --emit=ascendc` writes,
 // not the batch's namespaced one), so it can be rebuilt and rerun alone.
-void keepFailure(const Failure& failure, const fs::path& keep) {
-  FuzzProgram program = generate(failure.seed);
+void keepFailure(const Failure& failure, const fs::path& keep, Mix mix) {
+  FuzzProgram program = generate(failure.seed, mix);
   fs::path tile = keep / (program.kernel + ".tile");
   writeFile(tile, program.source);
   if (failure.stage == Stage::Reference || failure.stage == Stage::Compile) return;
@@ -303,14 +312,27 @@ const char* stageName(Stage stage) {
   return "";
 }
 
-std::string emulateReplayCommand(uint64_t seed, const std::string& keepDir) {
-  std::string cmd = fmt::format("tilecraft fuzz --emulate --seed {} --count 1", seed);
+const char* failureKind(Stage stage) {
+  switch (stage) {
+    case Stage::Reference: return "generator bug";
+    case Stage::Compile:
+    case Stage::Build: return "compile error";
+    case Stage::Run: return "emulator error";
+    case Stage::Compare: return "wrong values";
+  }
+  return "";
+}
+
+std::string emulateReplayCommand(uint64_t seed, const std::string& keepDir, Mix mix) {
+  std::string cmd =
+      fmt::format("tilecraft fuzz --emulate{} --seed {} --count 1", mix == Mix::Patterns ? " --patterns" : "", seed);
   return keepDir.empty() ? cmd : cmd + " --keep " + keepDir;
 }
 
-std::string failureLine(const Failure& failure, const std::string& keepDir) {
-  return fmt::format("FAIL seed {} ({}) {}: {} | replay: {}", failure.seed, failure.family, stageName(failure.stage),
-                     failure.message, emulateReplayCommand(failure.seed, keepDir));
+std::string failureLine(const Failure& failure, const std::string& keepDir, Mix mix) {
+  return fmt::format("FAIL seed {} ({}) {} [{}]: {} | replay: {}", failure.seed, failure.family,
+                     stageName(failure.stage), failureKind(failure.stage), failure.message,
+                     emulateReplayCommand(failure.seed, keepDir, mix));
 }
 
 std::string batchSource(const std::vector<std::string>& kernelNames, const std::vector<std::string>& namespaces,
@@ -410,6 +432,14 @@ support::ProcessSpec buildSpec(const std::string& source, const std::string& bin
 }
 
 EmulateSummary emulate(const EmulateOptions& options, runner::BuildRunService& service) {
+  std::vector<FuzzProgram> programs;
+  for (int64_t i = 0; i < options.count; ++i)
+    programs.push_back(generate(options.seed + static_cast<uint64_t>(i), options.mix));
+  return emulatePrograms(programs, options, service);
+}
+
+EmulateSummary emulatePrograms(const std::vector<FuzzProgram>& programs, const EmulateOptions& options,
+                               runner::BuildRunService& service) {
   bool temporary = options.workDir.empty();
   fs::path dir;
   if (temporary) {
@@ -433,7 +463,7 @@ EmulateSummary emulate(const EmulateOptions& options, runner::BuildRunService& s
       if (active) fs::remove_all(dir, ec);
     }
   } cleanup{dir, temporary};
-  return Loop(options, service, dir).run();
+  return Loop(options, service, dir).run(programs);
 }
 
 std::string checkAtLeastOne(const std::string& value, const char* unit, const char* example) {
@@ -454,16 +484,40 @@ int runEmulate(const EmulateOptions& options, runner::BuildRunService& service, 
       std::error_code ec;
       fs::create_directories(options.keepDir, ec);
       if (ec) throw std::runtime_error(fmt::format("cannot create '{}': {}", options.keepDir, ec.message()));
-      for (const Failure& f : summary.failures) keepFailure(f, options.keepDir);
+      for (const Failure& f : summary.failures) keepFailure(f, options.keepDir, options.mix);
     }
   } catch (const std::runtime_error& e) {
     err << "error: " << e.what() << "\n";
     return 2;
   }
   for (const Failure& f : summary.failures) {
-    err << failureLine(f, options.keepDir) << "\n";
+    err << failureLine(f, options.keepDir, options.mix) << "\n";
     std::istringstream lines(f.detail);
     for (std::string line; std::getline(lines, line);) err << "    " << line << "\n";
+  }
+  if (!summary.failures.empty()) {
+    std::map<std::string, int> kinds;
+    for (const Failure& f : summary.failures) ++kinds[failureKind(f.stage)];
+    std::string list;
+    for (const auto& [kind, n] : kinds) list += fmt::format("{}{} {}", list.empty() ? "" : ", ", n, kind);
+    err << "failures by kind: " << list << "\n";
+  }
+  if (!options.corpusDir.empty()) {
+    int minimised = 0;
+    for (const Failure& f : summary.failures) {
+      if (f.stage == Stage::Reference || minimised >= options.minimiseFailures) continue;
+      ++minimised;
+      FuzzProgram found = generate(f.seed, options.mix);
+      try {
+        Minimised m = minimiseFailure(found, f, options, service);
+        std::string path = saveToCorpus(m, found, options.corpusDir, options.mix);
+        err << fmt::format("minimised seed {} ({}): {} -> {} lines in {} rounds ({} candidates), saved to {}\n", f.seed,
+                           failureKind(m.failure.stage), m.linesBefore, m.linesAfter, m.rounds, m.candidates, path);
+      } catch (const std::runtime_error& e) {
+        err << "error: " << e.what() << "\n";
+        return 2;
+      }
+    }
   }
   out << fmt::format(
       "fuzz --emulate: {} program{} from seed {}: {} passed, {} failed; prepare {:.1f} s, build {:.1f} s "

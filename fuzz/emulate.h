@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "fuzz/generator.h"
 #include "runner/service.h"
 #include "support/process.h"
 
@@ -19,11 +20,14 @@ namespace tilecraft::fuzz {
 struct EmulateOptions {
   uint64_t seed = 1;
   int64_t count = 1;
-  int jobs = 2;            // builds and runs at the same time
-  int batchSize = 50;      // programs per translation unit (docs/compiler.md, "Fuzzing": the measured best)
-  std::string keepDir;     // the .tile and the AscendC of every failing program; empty: keep nothing
-  std::string workDir;     // where batches are built and run; empty: a temporary folder, removed at the end
-  std::string emuInclude;  // the emulator's include folder (emu/include)
+  Mix mix = Mix::All;        // --patterns: only the productions modelled on programs that broke the compiler
+  int jobs = 2;              // builds and runs at the same time
+  int batchSize = 50;        // programs per translation unit (docs/compiler.md, "Fuzzing": the measured best)
+  std::string keepDir;       // the .tile and the AscendC of every failing program; empty: keep nothing
+  std::string corpusDir;     // --corpus: minimise failing programs and save them here by kind (minimise.h)
+  int minimiseFailures = 4;  // how many failures --corpus minimises (the first, by seed)
+  std::string workDir;       // where batches are built and run; empty: a temporary folder, removed at the end
+  std::string emuInclude;    // the emulator's include folder (emu/include)
   double buildTimeoutSeconds = 1200;
   double runTimeoutSeconds = 120;
   bool sandbox = true;            // false: --no-sandbox
@@ -37,10 +41,11 @@ const char* stageName(Stage stage);
 
 struct Failure {
   uint64_t seed = 0;
-  std::string family;
+  std::string family;  // label(): the family and its patterns
   Stage stage = Stage::Compare;
   std::string message;  // one line: what went wrong
   std::string detail;   // the diagnostics, the compiler's or the program's output (may be several lines)
+  size_t index = 0;     // the program's place in the list emulatePrograms() was given
 };
 
 struct EmulateSummary {
@@ -53,12 +58,16 @@ struct EmulateSummary {
   std::vector<Failure> failures;  // by seed
 };
 
+/// What kind of failure a stage is, for the report and the corpus: "wrong values" (compare), "emulator error"
+/// (run), "compile error" (compile, build), "generator bug" (reference).
+const char* failureKind(Stage stage);
+
 /// The command that replays one program (the same seed generates the same program, inputs and checks), with
-/// `--keep DIR` when there is a keep folder.
-std::string emulateReplayCommand(uint64_t seed, const std::string& keepDir);
+/// `--patterns` for that mix and `--keep DIR` when there is a keep folder.
+std::string emulateReplayCommand(uint64_t seed, const std::string& keepDir, Mix mix = Mix::All);
 
 /// One failure's line: "FAIL seed 17 (rows) compare: y: max rel error ... | replay: tilecraft fuzz ...".
-std::string failureLine(const Failure& failure, const std::string& keepDir);
+std::string failureLine(const Failure& failure, const std::string& keepDir, Mix mix = Mix::All);
 
 /// Lines [first, last] (1-based) of one kernel in a batch's file.
 struct LineRange {
@@ -91,6 +100,11 @@ support::ProcessSpec buildSpec(const std::string& source, const std::string& bin
 /// Runs the whole loop; progress is silent, the summary is the caller's to print. Throws std::runtime_error when
 /// the work folder cannot be made or written.
 EmulateSummary emulate(const EmulateOptions& options, runner::BuildRunService& service);
+
+/// The same loop over any programs (the minimiser's candidates): options.seed, count and mix are not used.
+/// Kernel names must differ; each program's inputs come from its own seed.
+EmulateSummary emulatePrograms(const std::vector<FuzzProgram>& programs, const EmulateOptions& options,
+                               runner::BuildRunService& service);
 
 /// The check of --jobs and --batch-size: "" when `value` is a whole number of at least 1, else the message
 /// ("'0' jobs: the value must be at least 1 (e.g. --jobs 2)").

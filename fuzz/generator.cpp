@@ -7,27 +7,21 @@
 #include <span>
 #include <vector>
 
+#include "fuzz/generator.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <vector>
+
+#include "fuzz/generator_core.h"
+
 namespace tilecraft::fuzz {
 
-namespace {
+namespace detail {
 
 using interp::SplitMix64;
-
-// Which of a 2-D value's extents are the tile's (true) and which are 1 (a reduced axis, or a bias row). Any two
-// broadcast together; 1-D values are always full.
-struct Extent {
-  bool rows = true;
-  bool cols = true;
-  bool operator==(const Extent&) const = default;
-  static constexpr Extent full() { return {true, true}; }
-};
-
-struct Val {
-  std::string name;
-  Extent extent = Extent::full();
-  double bound = 1;  // a bound on |value|, so chains stay finite and within every dtype's range
-  bool used = false;
-};
 
 bool mentions(const std::string& expr, const std::string& name) {
   for (size_t pos = expr.find(name); pos != std::string::npos; pos = expr.find(name, pos + 1)) {
@@ -41,69 +35,42 @@ bool mentions(const std::string& expr, const std::string& name) {
 
 Extent join(Extent a, Extent b) { return {a.rows || b.rows, a.cols || b.cols}; }
 
-class Generator {
- public:
-  Generator(uint64_t seed) : rng_(seed) { program_.seed = seed; }
-  FuzzProgram run();
+std::string indented(const std::vector<std::string>& lines, const std::string& indent) {
+  std::string out;
+  for (const std::string& line : lines) out += indent + line + "\n";
+  return out;
+}
 
- private:
-  int64_t pick(int64_t lo, int64_t hi) { return rng_.uniformInt(lo, hi); }
-  bool chance(int percent) { return pick(0, 99) < percent; }
-  template <typename T>
-  const T& choose(std::span<const T> items) {
-    return items[static_cast<size_t>(pick(0, static_cast<int64_t>(items.size()) - 1))];
-  }
-  const char* choose(std::initializer_list<const char*> items) {
-    return *(items.begin() + pick(0, static_cast<int64_t>(items.size()) - 1));
-  }
+const Val& Generator::recent() {
+  // Prefer the latest values, so chains grow deep rather than wide.
+  size_t n = vals_.size();
+  size_t back = static_cast<size_t>(pick(0, std::min<int64_t>(2, static_cast<int64_t>(n) - 1)));
+  return vals_[n - 1 - back];
+}
 
-  // --- statements in the compute block ---------------------------------------------------------------------
-  std::string fresh() { return fmt::format("t{}", next_++); }
-  const Val& recent() {
-    // Prefer the latest values, so chains grow deep rather than wide.
-    size_t n = vals_.size();
-    size_t back = static_cast<size_t>(pick(0, std::min<int64_t>(2, static_cast<int64_t>(n) - 1)));
-    return vals_[n - 1 - back];
+// Another value than `other` where there is one, so that 'a - a' does not cancel the chain to zero.
+const Val& Generator::any(const std::string& other) {
+  const Val* v = nullptr;
+  for (int tries = 0; tries < 4 && (!v || v->name == other); ++tries) {
+    v = &vals_[static_cast<size_t>(pick(0, static_cast<int64_t>(vals_.size()) - 1))];
   }
-  // Another value than `other` where there is one, so that 'a - a' does not cancel the chain to zero.
-  const Val& any(const std::string& other = {}) {
-    const Val* v = nullptr;
-    for (int tries = 0; tries < 4 && (!v || v->name == other); ++tries) {
-      v = &vals_[static_cast<size_t>(pick(0, static_cast<int64_t>(vals_.size()) - 1))];
-    }
-    return *v;
-  }
-  void emit(const std::string& expr, Extent extent, double bound) {
-    for (Val& old : vals_) old.used = old.used || mentions(expr, old.name);
-    Val v{fresh(), extent, bound};
-    body_ += fmt::format("            {} = {}\n", v.name, expr);
-    vals_.push_back(v);
-  }
-  void markUsed(const std::string& name) {
-    for (Val& v : vals_) v.used = v.used || v.name == name;
-  }
-  void foldUnused();
-  void floatOp();
-  void intOp();
-  void rowOp();
-  std::string scalar();
+  return *v;
+}
 
-  FuzzProgram finish(const std::string& text);
-  std::string floatFamily();
-  std::string intFamily();
+void Generator::emit(const std::string& expr, Extent extent, double bound) {
+  for (Val& old : vals_) old.used = old.used || mentions(expr, old.name);
+  Val v{fresh(), extent, bound};
+  stmts_.push_back(fmt::format("{} = {}", v.name, expr));
+  vals_.push_back(v);
+}
 
-  SplitMix64 rng_;
-  FuzzProgram program_;
-  std::vector<Val> vals_;
-  std::string body_;
-  int next_ = 0;
-  std::vector<std::string> attrs_;  // names of f32 (or i32) attributes
-  std::string compute_ = "f32";     // the compute dtype
-  std::string family_;
-  int reduceAxis_ = -1;  // rows: -1 gives Col; columns: 0 gives Row
-};
+void Generator::markUsed(const std::string& name) {
+  for (Val& v : vals_) v.used = v.used || v.name == name;
+}
 
 std::string Generator::scalar() {
+  if (!scalars_.empty() && chance(60))
+    return scalars_[static_cast<size_t>(pick(0, static_cast<int64_t>(scalars_.size()) - 1))];
   if (!attrs_.empty() && chance(50))
     return attrs_[static_cast<size_t>(pick(0, static_cast<int64_t>(attrs_.size()) - 1))];
   return choose({"0.5", "2.0", "1.5", "0.25", "3.0"});
@@ -123,8 +90,8 @@ void Generator::floatOp() {
     case 1: emit(fmt::format("{} - {}", a.name, b.name), join(a.extent, b.extent), a.bound + b.bound); return;
     case 2: emit(fmt::format("{} * {}", a.name, b.name), join(a.extent, b.extent), a.bound * b.bound); return;
     case 3: emit(fmt::format("{} / (abs({}) + 1.0)", a.name, b.name), join(a.extent, b.extent), a.bound); return;
-    case 4: emit(fmt::format("{} * {}", a.name, scalar()), a.extent, a.bound * 3); return;
-    case 5: emit(fmt::format("{} - {}", scalar(), a.name), a.extent, a.bound + 3); return;
+    case 4: emit(fmt::format("{} * {}", a.name, scalar()), a.extent, a.bound * kScalarBound); return;
+    case 5: emit(fmt::format("{} - {}", scalar(), a.name), a.extent, a.bound + kScalarBound); return;
     case 6: {
       const char* f = choose({"abs", "relu", "tanh", "sigmoid", "gelu", "silu", "sin", "cos", "erf"});
       emit(fmt::format("{}({})", f, a.name), a.extent, a.bound + 1);
@@ -165,8 +132,8 @@ void Generator::floatOp() {
       return;
     }
     default:
-      if (family_ == "elementwise") {
-        emit(fmt::format("{} + {}", a.name, scalar()), a.extent, a.bound + 3);
+      if (!rowOps_) {
+        emit(fmt::format("{} + {}", a.name, scalar()), a.extent, a.bound + kScalarBound);
       } else {
         rowOp();
       }
@@ -179,12 +146,14 @@ void Generator::rowOp() {
   const Val a = recent();
   Extent reduced = reduceAxis_ == -1 ? Extent{a.extent.rows, false} : Extent{false, a.extent.cols};
   if (a.extent == reduced) {  // the axis is already 1
-    emit(fmt::format("{} * {}", a.name, scalar()), a.extent, a.bound * 3);
+    emit(fmt::format("{} * {}", a.name, scalar()), a.extent, a.bound * kScalarBound);
     return;
   }
   std::string axis = fmt::format("axis={}", reduceAxis_);
   bool sumFits = compute_ != "f16" || a.bound <= 32;  // a sum of up to 1024 elements must stay within f16
-  switch (pick(0, 5)) {
+  int op = static_cast<int>(pick(0, 5));
+  if (longRows_ && (op == 0 || op == 5)) op = op == 0 ? 1 : 2;  // rows of thousands: no sums or scans
+  switch (op) {
     case 0:
       if (sumFits) emit(fmt::format("reduce_sum({}, {})", a.name, axis), reduced, a.bound * 1024);
       else emit(fmt::format("reduce_mean({}, {})", a.name, axis), reduced, a.bound);
@@ -196,7 +165,7 @@ void Generator::rowOp() {
     case 3: {
       // softmax: two statements, the second a broadcast against the reduction
       std::string e = fresh();
-      body_ += fmt::format("            {} = exp({} - reduce_max({}, {}))\n", e, a.name, a.name, axis);
+      stmts_.push_back(fmt::format("{} = exp({} - reduce_max({}, {}))", e, a.name, a.name, axis));
       markUsed(a.name);
       vals_.push_back(Val{e, a.extent, 1});
       emit(fmt::format("{} / reduce_sum({}, {})", e, e, axis), a.extent, 1);
@@ -205,7 +174,7 @@ void Generator::rowOp() {
     case 4: {
       // a normalisation: (x - mean) * rsqrt(var + eps)
       std::string d = fresh();
-      body_ += fmt::format("            {} = {} - reduce_mean({}, {})\n", d, a.name, a.name, axis);
+      stmts_.push_back(fmt::format("{} = {} - reduce_mean({}, {})", d, a.name, a.name, axis));
       markUsed(a.name);
       vals_.push_back(Val{d, a.extent, 2 * a.bound});
       emit(fmt::format("{} * rsqrt(reduce_mean({} * {}, {}) + 1e-5)", d, d, d, axis), a.extent, 1100);
@@ -276,6 +245,96 @@ int64_t runExtent(SplitMix64& rng, int64_t hi) {
   return n;
 }
 
+void Generator::addAttrs(std::string& params, int n) {
+  for (int i = 0; i < n; ++i) {
+    std::string name = fmt::format("a{}", i);
+    double value = static_cast<double>(pick(2, 8)) * 0.25;  // in [0.5, 2], exact in every float dtype
+    if (chance(40)) {
+      params += fmt::format(", {}: f32 = {}", name, value);
+    } else {
+      params += fmt::format(", {}: f32", name);
+      program_.attrs[name] = value;
+    }
+    attrs_.push_back(name);
+  }
+}
+
+// `s0 = a1 ** 1.5` is a host value; assigned twice it becomes a device value (issue 10's device_pow_float).
+std::vector<std::string> Generator::powScalars() {
+  std::vector<std::string> lines;
+  if (attrs_.empty() || !chance(modifierChance_)) return lines;
+  tag("pow-scalar");
+  const std::string& base = attrs_[static_cast<size_t>(pick(0, static_cast<int64_t>(attrs_.size()) - 1))];
+  const char* power = choose({"2", "0.5", "1.5", "2.0"});  // the base is in [0.5, 2]: at most 4
+  lines.push_back(fmt::format("s0 = {} ** {}", base, power));
+  if (chance(60)) {
+    tag("reassigned-scalar");
+    lines.push_back(chance(50) ? lines[0] : choose({"s0 = s0 * 0.5", "s0 = s0 + 0.25"}));
+  }
+  scalars_.push_back("s0");
+  return lines;
+}
+
+void Generator::useScalars() {
+  for (const std::string& s : scalars_) {
+    bool used = std::any_of(stmts_.begin(), stmts_.end(), [&](const std::string& st) { return mentions(st, s); });
+    if (!used) {
+      const Val last = vals_.back();
+      emit(fmt::format("{} * {}", last.name, s), last.extent, last.bound * kScalarBound);
+    }
+  }
+}
+
+void Generator::reassignLast() {
+  if (!chance(modifierChance_)) return;
+  tag("reassigned-store");
+  const double cap = compute_ == "f16" ? 3e4 : 1e6;
+  Val& last = vals_.back();
+  const Val first = vals_.front();
+  int times = static_cast<int>(pick(1, 3));
+  for (int i = 0; i < times; ++i) {
+    std::string expr;
+    double bound = last.bound;
+    switch (pick(0, 3)) {
+      case 0:
+        expr = fmt::format("{} * {}", last.name, scalar());
+        bound *= kScalarBound;
+        break;
+      case 1:
+        expr = first.extent == Extent::full() ? fmt::format("{} + {}", last.name, first.name)
+                                              : fmt::format("{} + 0.5", last.name);
+        bound += first.bound;
+        break;
+      case 2:
+        expr = fmt::format("tanh({})", last.name);
+        bound = 1;
+        break;
+      default:
+        expr = fmt::format("{} - 0.5", last.name);
+        bound += 0.5;
+        break;
+    }
+    if (bound > cap) {
+      expr = fmt::format("tanh({})", last.name);
+      bound = 1;
+    }
+    stmts_.push_back(fmt::format("{} = {}", last.name, expr));
+    last.bound = bound;
+  }
+}
+
+void Generator::floatChain(int ops, bool rowOps) {
+  rowOps_ = rowOps;
+  for (int i = 0; i < ops; ++i) floatOp();
+  useScalars();
+  foldUnused();
+  // The output is full-extent: fold a reduced value back against a full one.
+  Val last = vals_.back();
+  if (!(last.extent == Extent::full()))
+    emit(fmt::format("{} * {}", vals_[0].name, last.name), Extent::full(), last.bound * 2);
+  if (vals_.back().bound > 3e4) emit(fmt::format("tanh({})", vals_.back().name), Extent::full(), 1);
+}
+
 std::string Generator::floatFamily() {
   static constexpr const char* kIo[] = {"f32", "f16", "bf16"};
   std::string io = kIo[pick(0, 2)];
@@ -290,38 +349,31 @@ std::string Generator::floatFamily() {
     program_.ranges[fmt::format("x{}", i)] = interp::ValueRange{-2, 2};
   }
   bool bias = family_ != "elementwise" && chance(60);
+  // A 1-D bias loaded and broadcast as a (1, n) row: the load side of the extent-1 views.
+  bool bias1d = bias && chance(modifierChance_);
   if (bias) {
-    params += fmt::format("b0: Tensor[{}, (1, N)], ", io);
+    params += fmt::format("b0: Tensor[{}, {}], ", io, bias1d ? "(N,)" : "(1, N)");
     program_.ranges["b0"] = interp::ValueRange{-1, 1};
+    if (bias1d) tag("load-1d-as-row");
   }
   params += fmt::format("y: Tensor[{}, {}]", io, full);
   bool second = family_ == "rows" && chance(30);
-  if (second) params += fmt::format(", s: Tensor[{}, (M, 1)]", io);
-  for (int i = 0; i < nattrs; ++i) {
-    std::string name = fmt::format("a{}", i);
-    double value = static_cast<double>(pick(2, 8)) * 0.25;  // in [0.5, 2], exact in every float dtype
-    if (chance(40)) {
-      params += fmt::format(", {}: f32 = {}", name, value);
-    } else {
-      params += fmt::format(", {}: f32", name);
-      program_.attrs[name] = value;
-    }
-    attrs_.push_back(name);
-  }
+  // The (r, 1) statistic stored into a 1-D view (issue 10's store_col_into_1d) or into an (M, 1) tensor.
+  bool second1d = second && chance(50);
+  if (second) params += fmt::format(", s: Tensor[{}, {}]", io, second1d ? "(M,)" : "(M, 1)");
+  if (second1d) tag("store-col-into-1d");
+  addAttrs(params, nattrs);
+  std::vector<std::string> prelude = powScalars();
 
-  std::string castIn = compute_ == io ? "{}" : fmt::format("cast({{}}, {})", compute_);
-  std::string castOut = compute_ == io ? "{}" : fmt::format("cast({{}}, {})", io);
   std::string text;
   std::string index;  // how the loop indexes the tensors
-  std::string loads;
   std::string indent = "        ";
   if (family_ == "elementwise") {
     program_.dims["N"] = runExtent(rng_, 3000);
     int64_t size = 64 << pick(0, 4);
-    text = fmt::format(
-        "N = dim()\n\n@kernel\ndef {}({}):\n    part = split(N, cores=vector_cores())\n"
-        "    for t in tiles(part, size={}{}):\n",
-        program_.kernel, params, size, chance(25) ? ", buffers=1" : "");
+    text = fmt::format("N = dim()\n\n@kernel\ndef {}({}):\n    part = split(N, cores=vector_cores())\n{}",
+                       program_.kernel, params, indented(prelude, "    "));
+    text += fmt::format("    for t in tiles(part, size={}{}):\n", size, chance(25) ? ", buffers=1" : "");
     index = "t";
   } else if (family_ == "rows") {
     static constexpr int64_t kMax[] = {16, 100, 256, 512, 1000};
@@ -330,9 +382,9 @@ std::string Generator::floatFamily() {
     program_.dims["M"] = pick(1, 12);
     program_.dims["N"] = runExtent(rng_, nmax);
     text =
-        fmt::format("M = dim()\nN = dim(max={})\n\n@kernel\ndef {}({}):\n    rows = split(M, cores=vector_cores())\n",
-                    nmax, program_.kernel, params);
-    if (bias) text += "    with copyin:\n        g0 = load(b0[0:1, :])\n";
+        fmt::format("M = dim()\nN = dim(max={})\n\n@kernel\ndef {}({}):\n    rows = split(M, cores=vector_cores())\n{}",
+                    nmax, program_.kernel, params, indented(prelude, "    "));
+    if (bias) text += fmt::format("    with copyin:\n        g0 = load(b0[{}])\n", bias1d ? ":" : "0:1, :");
     text += fmt::format("    for r in tiles(rows, size={}):\n", rows);
     index = "r, :";
     reduceAxis_ = -1;
@@ -341,31 +393,21 @@ std::string Generator::floatFamily() {
     int64_t rows = std::max<int64_t>(1, std::min<int64_t>(8, 1024 / cols) >> pick(0, 2));
     program_.dims["M"] = runExtent(rng_, 40);
     program_.dims["N"] = runExtent(rng_, 300);
-    text = fmt::format(
-        "M = dim()\nN = dim()\n\n@kernel\ndef {}({}):\n    cols = split(N, cores=vector_cores())\n"
-        "    for c in tiles(cols, size={}):\n",
-        program_.kernel, params, cols);
-    if (bias) text += "        with copyin:\n            g0 = load(b0[0:1, c])\n";
+    text = fmt::format("M = dim()\nN = dim()\n\n@kernel\ndef {}({}):\n    cols = split(N, cores=vector_cores())\n{}",
+                       program_.kernel, params, indented(prelude, "    "));
+    text += fmt::format("    for c in tiles(cols, size={}):\n", cols);
+    if (bias) text += fmt::format("        with copyin:\n            g0 = load(b0[{}])\n", bias1d ? "c" : "0:1, c");
     text += fmt::format("        for r in tiles(M, size={}):\n", rows);
     index = "r, c";
     indent = "            ";
     reduceAxis_ = 0;
   }
-  std::string loadBlock = indent + "with copyin:\n";
-  for (int i = 0; i < inputs; ++i) loadBlock += fmt::format("{}    v{} = load(x{}[{}])\n", indent, i, i, index);
-  text += loadBlock;
-  for (int i = 0; i < inputs; ++i) emit(fmt::format(fmt::runtime(castIn), fmt::format("v{}", i)), Extent::full(), 2);
-  if (bias) {
-    emit(fmt::format(fmt::runtime(castIn), "g0"), Extent{false, true}, 1);
-  }
-  int ops = static_cast<int>(pick(2, 8));
-  for (int i = 0; i < ops; ++i) floatOp();
-  foldUnused();
-  // The output is full-extent: fold a reduced value back against a full one.
-  Val last = vals_.back();
-  if (!(last.extent == Extent::full()))
-    emit(fmt::format("{} * {}", vals_[0].name, last.name), Extent::full(), last.bound * 2);
-  if (vals_.back().bound > 3e4) emit(fmt::format("tanh({})", vals_.back().name), Extent::full(), 1);
+  text += indent + "with copyin:\n";
+  for (int i = 0; i < inputs; ++i) text += fmt::format("{}    v{} = load(x{}[{}])\n", indent, i, i, index);
+  for (int i = 0; i < inputs; ++i) emit(castTo(fmt::format("v{}", i), io, compute_), Extent::full(), 2);
+  if (bias) emit(castTo("g0", io, compute_), Extent{false, true}, 1);
+  floatChain(static_cast<int>(pick(2, 8)), family_ != "elementwise");
+  reassignLast();
   std::string out = vals_.back().name;
   std::string colOut;
   if (second) {
@@ -373,22 +415,11 @@ std::string Generator::floatFamily() {
     emit(fmt::format("reduce_max({}, axis=-1)", a.name), Extent{true, false}, a.bound);
     colOut = vals_.back().name;
   }
-  std::string body = body_;
-  // Indent the compute statements for the columns template (one loop deeper).
-  if (family_ == "columns") {
-    std::string deeper;
-    size_t pos = 0;
-    while (pos < body.size()) {
-      size_t end = body.find('\n', pos);
-      deeper += "    " + body.substr(pos, end - pos + 1);
-      pos = end + 1;
-    }
-    body = deeper;
-  }
-  text += indent + "with compute:\n" + body;
+  text += indent + "with compute:\n" + indented(stmts_, indent + "    ");
   text += indent + "with copyout:\n";
-  text += fmt::format("{}    store(y[{}], {})\n", indent, index, fmt::format(fmt::runtime(castOut), out));
-  if (second) text += fmt::format("{}    store(s[r, :], {})\n", indent, fmt::format(fmt::runtime(castOut), colOut));
+  text += fmt::format("{}    store(y[{}], {})\n", indent, index, castTo(out, compute_, io));
+  if (second)
+    text += fmt::format("{}    store(s[{}], {})\n", indent, second1d ? "r" : "r, :", castTo(colOut, compute_, io));
   return text;
 }
 
@@ -420,21 +451,60 @@ std::string Generator::intFamily() {
   int ops = static_cast<int>(pick(2, 8));
   for (int i = 0; i < ops; ++i) intOp();
   foldUnused();
-  text += "        with compute:\n" + body_;
+  text += "        with compute:\n" + indented(stmts_, "            ");
   text += fmt::format("        with copyout:\n            store(y[t], {})\n", vals_.back().name);
   return text;
 }
 
+// The productions and their weights (percent of the seeds) in each mix. docs/fuzzing.md, "Compiler patterns", lists
+// what each one exercises.
+struct Production {
+  const char* name;
+  int weight[2];  // Mix::All, Mix::Patterns
+};
+// clang-format off
+constexpr Production kProductions[] = {
+    {"integer",  {15, 0}},
+    {"float",    {49, 20}},  // elementwise, rows, columns (with the 1-D views, `**` scalars, reassigned stores)
+    {"chunks",   {9, 20}},
+    {"gather",   {9, 20}},
+    {"bigrows",  {9, 20}},
+    {"colstore", {9, 20}},
+};
+// clang-format on
+
 FuzzProgram Generator::run() {
   program_.kernel = fmt::format("fuzz_{}", program_.seed);
-  std::string text = chance(20) ? intFamily() : floatFamily();
+  size_t mix = mix_ == Mix::All ? 0 : 1;
+  if (mix_ == Mix::Patterns) modifierChance_ = 60;
+  int64_t roll = pick(0, 99);
+  std::string production;
+  for (const Production& p : kProductions) {
+    if (roll < p.weight[mix]) {
+      production = p.name;
+      break;
+    }
+    roll -= p.weight[mix];
+  }
+  std::string text = production == "integer"   ? intFamily()
+                     : production == "float"   ? floatFamily()
+                     : production == "chunks"  ? chunksFamily()
+                     : production == "gather"  ? gatherFamily()
+                     : production == "bigrows" ? bigRowsFamily()
+                                               : colStoreFamily();
   program_.family = family_;
-  program_.source = fmt::format("# generated by tilecraft fuzz, seed {} ({})\n", program_.seed, family_) + text;
+  program_.source = fmt::format("# generated by tilecraft fuzz, seed {} ({})\n", program_.seed, label(program_)) + text;
   return program_;
 }
 
-}  // namespace
+}  // namespace detail
 
-FuzzProgram generate(uint64_t seed) { return Generator(seed).run(); }
+FuzzProgram generate(uint64_t seed, Mix mix) { return detail::Generator(seed, mix).run(); }
+
+std::string label(const FuzzProgram& program) {
+  std::string out = program.family;
+  for (size_t i = 0; i < program.patterns.size(); ++i) out += (i == 0 ? ": " : ", ") + program.patterns[i];
+  return out;
+}
 
 }  // namespace tilecraft::fuzz

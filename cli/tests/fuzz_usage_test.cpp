@@ -41,4 +41,12 @@ TEST(TilecraftFuzzUsage, NonNumericCountIsAClearUsageError) {
   EXPECT_EQ(r.err, "--count: 'many' is not a whole number of programs\nRun with --help for more information.\n");
 }
 
+TEST(TilecraftFuzzUsage, MinimisingNoFailuresIsAClearUsageError) {
+  auto r = fuzzRun({"--emulate", "--corpus", "c", "--minimise-failures", "0"});
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_EQ(r.err,
+            "--minimise-failures: '0' failures to minimise: the value must be at least 1 (e.g. --minimise-failures 4)\n"
+            "Run with --help for more information.\n");
+}
+
 }  // namespace

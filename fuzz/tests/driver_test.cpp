@@ -20,7 +20,7 @@ TEST(FuzzDriver, WritesProgramsWithTheirReplayCommand) {
   ASSERT_EQ(runFuzz(o, files, out, err), 0) << err.str();
   EXPECT_EQ(files.files.size(), 3u);
   EXPECT_EQ(files.files["f/fuzz_6.tile"], generate(6).source);
-  EXPECT_NE(out.str().find("f/fuzz_5.tile (" + generate(5).family +
+  EXPECT_NE(out.str().find("f/fuzz_5.tile (" + label(generate(5)) +
                            "): " + replayCommand(generate(5), "f/fuzz_5.tile") + "\n"),
             std::string::npos)
       << out.str();
@@ -29,10 +29,13 @@ TEST(FuzzDriver, WritesProgramsWithTheirReplayCommand) {
 }
 
 TEST(FuzzDriver, TheReplayCommandRunsTheProgramOnTheInterpreter) {
-  FuzzProgram p = generate(5);  // an integer program with an i32 attribute
+  // The first integer program with an i32 attribute.
+  FuzzProgram p;
+  for (uint64_t seed = 1; p.family != "integer" || !p.attrs.count("k0"); ++seed) p = generate(seed);
   std::string cmd = replayCommand(p, "f.tile");
   EXPECT_EQ(cmd.rfind("tilecraft interp f.tile --shape N=", 0), 0u) << cmd;
-  EXPECT_NE(cmd.find(" --seed 5"), std::string::npos) << cmd;
+  EXPECT_NE(cmd.find(fmt::format(" --attr k0={} ", p.attrs.at("k0"))), std::string::npos) << cmd;
+  EXPECT_NE(cmd.find(fmt::format(" --seed {}", p.seed)), std::string::npos) << cmd;
   // The same run through the interp driver, with the replay's arguments.
   interp::MemoryFiles files;
   files.files["f.tile"] = p.source;

@@ -15,6 +15,8 @@
 
 #include "fuzz/emulate.h"
 #include "fuzz/harness.h"
+#include "fuzz/minimise.h"
+#include "interp/interp.h"
 #include "interp/npy.h"
 #include "runner/process_service.h"
 #include "support/fake_process_runner.h"
@@ -46,6 +48,7 @@ std::string argAfter(const support::ProcessSpec& spec, const std::string& flag) 
 class FakeToolchain {
  public:
   std::set<uint64_t> warnIn, errorIn, crash, wrong;
+  std::string crashIfSourceHas, wrongIfSourceHas;  // a program whose .tile holds this crashes, or is wrong
 
   bool inputsMatched(uint64_t seed) {
     std::lock_guard lock(mutex_);
@@ -80,14 +83,20 @@ class FakeToolchain {
       }
       return r;
     }
+    // The kernel's own .tile (the minimiser's candidates are not generate(seed)'s program) beside its out-dir.
     uint64_t seed = std::stoull(spec.argv[1].substr(std::string("fuzz_").size()));
-    if (crash.count(seed)) {
+    std::string source = readText(argAfter(spec, "--out-dir") + ".tile");
+    auto has = [&](const std::string& marker) { return !marker.empty() && source.find(marker) != std::string::npos; };
+    if (crash.count(seed) || has(crashIfSourceHas)) {
       r.exitCode = 3;
       r.err = "emulator: DataCopy reads past the end of GM\n";
       return r;
     }
+    FuzzProgram program = generate(seed);
+    program.kernel = spec.argv[1];
+    program.source = source;
     std::string error;
-    auto c = prepareComparison(generate(seed), seed, &error);
+    auto c = prepareComparison(program, seed, &error);
     size_t inputs = 0;
     bool matched = true;
     for (size_t i = 0; i + 1 < spec.argv.size(); ++i) {
@@ -103,7 +112,7 @@ class FakeToolchain {
       inputsMatched_[seed] = matched && inputs == c->oracle.request.inputs.size();
     }
     for (auto [name, tensor] : c->oracle.expected) {
-      if (wrong.count(seed)) {
+      if (wrong.count(seed) || has(wrongIfSourceHas)) {
         for (double& v : tensor.data) v = v * 2 + 1;
       }
       std::ofstream(fs::path(argAfter(spec, "--out-dir")) / (name + ".npy"), std::ios::binary)
@@ -211,11 +220,13 @@ TEST_F(Emulate, AKernelThatBreaksItsBatchIsIsolatedAndTheOthersStillRun) {
   // 1-4 warns, 1-2 warns, 3-4 builds, then 1 and 2 alone: five builds.
   EXPECT_EQ(builds().size(), 5u);
   EXPECT_EQ(runs().size(), 3u);
-  std::string family = generate(2).family;
-  EXPECT_EQ(err.str(), fmt::format("FAIL seed 2 ({}) build: the generated AscendC builds with a warning | replay: "
-                                   "tilecraft fuzz --emulate --seed 2 --count 1 --keep {}\n"
-                                   "    batch.cpp:12:7: warning: unused variable 'x' [-Wunused-variable]\n",
-                                   family, options_.keepDir));
+  std::string family = label(generate(2));
+  EXPECT_EQ(err.str(),
+            fmt::format("FAIL seed 2 ({}) build [compile error]: the generated AscendC builds with a warning | replay: "
+                        "tilecraft fuzz --emulate --seed 2 --count 1 --keep {}\n"
+                        "    batch.cpp:12:7: warning: unused variable 'x' [-Wunused-variable]\n"
+                        "failures by kind: 1 compile error\n",
+                        family, options_.keepDir));
   EXPECT_THAT(out.str(),
               HasSubstr("4 programs from seed 1: 3 passed, 1 failed; prepare 1.5 s, build 1.5 s (5 g++ runs"));
   // The failing program's source and its standalone AscendC are kept.
@@ -240,12 +251,15 @@ TEST_F(Emulate, AKernelTheCompilerPointsAtFailsAndTheRestIsBuiltWithoutIt) {
   std::string batch = readText(fs::path(options_.workDir) / "batch0.cpp");
   auto at = batch.begin() + static_cast<std::ptrdiff_t>(batch.find("namespace tc_fuzz_3 {"));
   int64_t line = 1 + std::count(batch.begin(), at, '\n') + 5;
-  EXPECT_EQ(err.str(), fmt::format("FAIL seed 3 ({}) build: the generated AscendC does not build | replay: tilecraft "
-                                   "fuzz --emulate --seed 3 --count 1\n"
-                                   "    batch0.cpp:{}:3: error: 'x' was not declared in this scope\n"
-                                   "    {:>5} |   x = 1;\n"
-                                   "          |   ^\n",
-                                   generate(3).family, line, line));
+  EXPECT_EQ(
+      err.str(),
+      fmt::format("FAIL seed 3 ({}) build [compile error]: the generated AscendC does not build | replay: tilecraft "
+                  "fuzz --emulate --seed 3 --count 1\n"
+                  "    batch0.cpp:{}:3: error: 'x' was not declared in this scope\n"
+                  "    {:>5} |   x = 1;\n"
+                  "          |   ^\n"
+                  "failures by kind: 1 compile error\n",
+                  label(generate(3)), line, line));
   EXPECT_EQ(runs().size(), 3u);
   EXPECT_THAT(out.str(), HasSubstr("4 programs from seed 1: 3 passed, 1 failed;"));
 }
@@ -280,13 +294,14 @@ TEST_F(Emulate, ReportsRunAndCompareFailuresBySeed) {
   toolchain_.wrong = {13};
   std::ostringstream out, err;
   ASSERT_EQ(runEmulate(options_, service_, out, err), 1);
-  std::string f11 = generate(11).family, f13 = generate(13).family;
+  std::string f11 = label(generate(11)), f13 = label(generate(13));
   std::string text = err.str();
-  EXPECT_THAT(text, HasSubstr(fmt::format("FAIL seed 11 ({}) run: an emulator check failed (exit status 3) | replay: "
-                                          "tilecraft fuzz --emulate --seed 11 --count 1\n"
-                                          "    emulator: DataCopy reads past the end of GM\n",
-                                          f11)));
-  EXPECT_THAT(text, HasSubstr(fmt::format("FAIL seed 13 ({}) compare: y: ", f13)));
+  EXPECT_THAT(text, HasSubstr(fmt::format(
+                        "FAIL seed 11 ({}) run [emulator error]: an emulator check failed (exit status 3) | replay: "
+                        "tilecraft fuzz --emulate --seed 11 --count 1\n"
+                        "    emulator: DataCopy reads past the end of GM\n",
+                        f11)));
+  EXPECT_THAT(text, HasSubstr(fmt::format("FAIL seed 13 ({}) compare [wrong values]: y: ", f13)));
   EXPECT_THAT(text, HasSubstr(" elements out of tolerance; mean rel error "));
   EXPECT_THAT(text, HasSubstr("| replay: tilecraft fuzz --emulate --seed 13 --count 1\n"));
   // Failures come in seed order.
@@ -294,12 +309,117 @@ TEST_F(Emulate, ReportsRunAndCompareFailuresBySeed) {
   EXPECT_THAT(out.str(), HasSubstr("4 programs from seed 10: 2 passed, 2 failed;"));
 }
 
+// The first elementwise program of the default mix whose chain has `marker`.
+uint64_t firstElementwiseWith(const std::string& marker) {
+  for (uint64_t seed = 1;; ++seed) {
+    FuzzProgram p = generate(seed);
+    if (p.family == "elementwise" && p.source.find(marker) != std::string::npos) return seed;
+  }
+}
+
+int lineCount(const std::string& text) { return static_cast<int>(std::count(text.begin(), text.end(), '\n')); }
+
+// The program without the corpus header still passes the checker and still holds the marker.
+void expectValidReproducer(const std::string& saved, const std::string& marker) {
+  std::string program = saved;
+  while (program.rfind("# ", 0) == 0) program = program.substr(program.find('\n') + 1);
+  EXPECT_THAT(program, HasSubstr(marker));
+  auto checked = interp::checkProgram("min.tile", program);
+  EXPECT_TRUE(checked->diagnostics.diagnostics().empty()) << program << checked->renderDiagnostics();
+}
+
+TEST_F(Emulate, AnEmulatorErrorIsClassifiedMinimisedAndSavedToTheCorpus) {
+  options_.seed = firstElementwiseWith("exp(");
+  options_.count = 1;
+  options_.corpusDir = (dir_ / "corpus").string();
+  toolchain_.crashIfSourceHas = "exp(";
+  std::ostringstream out, err;
+  ASSERT_EQ(runEmulate(options_, service_, out, err), 1);
+  uint64_t seed = options_.seed;
+  std::string text = err.str();
+  EXPECT_THAT(text, HasSubstr(fmt::format("FAIL seed {} ({}) run [emulator error]: ", seed, label(generate(seed)))));
+  EXPECT_THAT(text, HasSubstr("failures by kind: 1 emulator error\n"));
+  fs::path saved = fs::path(options_.corpusDir) / "emulator-error" / fmt::format("fuzz_{}.tile", seed);
+  EXPECT_THAT(text, HasSubstr(fmt::format("minimised seed {} (emulator error): {} -> ", seed,
+                                          lineCount(generate(seed).source))));
+  EXPECT_THAT(text, HasSubstr("saved to " + saved.string() + "\n"));
+  std::string reproducer = readText(saved);
+  EXPECT_EQ(
+      reproducer.rfind(fmt::format("# emulator error ({}), found by tilecraft fuzz --emulate --seed {} --count 1\n"
+                                   "# run: emulator: DataCopy reads past the end of GM\n",
+                                   label(generate(seed)), seed),
+                       0),
+      0u)
+      << reproducer;
+  EXPECT_THAT(reproducer, HasSubstr(fmt::format("; run: tilecraft run fuzz_{}.tile --shape N=", seed)));
+  // Smaller than found, and still a valid program with the construct that fails: one load, the exp, one store
+  // and the lines around them.
+  EXPECT_LT(lineCount(reproducer) - 3, lineCount(generate(seed).source));
+  EXPECT_LE(lineCount(reproducer) - 3, 14) << reproducer;
+  expectValidReproducer(reproducer, "exp(");
+  EXPECT_EQ(readText(saved.parent_path() / fmt::format("fuzz_{}.found.tile", seed)), generate(seed).source);
+}
+
+TEST_F(Emulate, WrongValuesAreClassifiedAndSavedApartFromEmulatorErrors) {
+  options_.seed = firstElementwiseWith("tanh(");
+  options_.count = 1;
+  options_.corpusDir = (dir_ / "corpus").string();
+  toolchain_.wrongIfSourceHas = "tanh(";
+  std::ostringstream out, err;
+  ASSERT_EQ(runEmulate(options_, service_, out, err), 1);
+  uint64_t seed = options_.seed;
+  EXPECT_THAT(err.str(),
+              HasSubstr(fmt::format("FAIL seed {} ({}) compare [wrong values]: y: ", seed, label(generate(seed)))));
+  EXPECT_THAT(err.str(), HasSubstr("failures by kind: 1 wrong values\n"));
+  fs::path saved = fs::path(options_.corpusDir) / "wrong-values" / fmt::format("fuzz_{}.tile", seed);
+  std::string reproducer = readText(saved);
+  EXPECT_EQ(reproducer.rfind("# wrong values (", 0), 0u) << reproducer;
+  expectValidReproducer(reproducer, "tanh(");
+  EXPECT_FALSE(fs::exists(fs::path(options_.corpusDir) / "emulator-error"));
+}
+
+TEST_F(Emulate, ACorpusFolderThatCannotBeMadeIsStatusTwoWithThePath) {
+  options_.seed = firstElementwiseWith("exp(");
+  options_.count = 1;
+  std::ofstream(dir_ / "file") << "x";
+  options_.corpusDir = (dir_ / "file").string();
+  toolchain_.crashIfSourceHas = "exp(";
+  std::ostringstream out, err;
+  ASSERT_EQ(runEmulate(options_, service_, out, err), 2);
+  EXPECT_THAT(err.str(), HasSubstr(fmt::format("error: cannot create '{}/emulator-error': Not a directory\n",
+                                               options_.corpusDir)));
+}
+
+TEST(EmulateMinimise, TheSignatureIgnoresNumbersButNotTheStageOrTheOutput) {
+  Failure a{1, "rows", Stage::Compare, "y: 3 of 40 elements out of tolerance; mean rel error 0.5", ""};
+  Failure b{2, "rows", Stage::Compare, "y: 17 of 99 elements out of tolerance; mean rel error 2.5", ""};
+  Failure c{2, "rows", Stage::Compare, "s: 17 of 99 elements out of tolerance", ""};
+  Failure d{3, "gather", Stage::Run, "an emulator check failed (exit status 3)",
+            "b.cpp:812: error: cross-pipe hazard: GetValue on pipe S\nnote: here\n"};
+  EXPECT_EQ(failureSignature(a), "compare: y");
+  EXPECT_EQ(failureSignature(a), failureSignature(b));
+  EXPECT_NE(failureSignature(a), failureSignature(c));
+  EXPECT_EQ(failureSignature(d), "run: error: cross-pipe hazard: GetValue on pipe S");
+  // A compile error's work folder and line are not part of it.
+  Failure e{4, "chunks", Stage::Compile, "/tmp/tilecraft-fuzz-5UoE0q/fuzz_8.tile:8:5: error: no float powers", ""};
+  Failure f{4, "chunks", Stage::Compile, "/tmp/tilecraft-fuzz-a1B2c3/fuzz_8_m3.tile:4:5: error: no float powers", ""};
+  EXPECT_EQ(failureSignature(e), "compile: error: no float powers");
+  EXPECT_EQ(failureSignature(e), failureSignature(f));
+  EXPECT_EQ(withoutLocation("a.tile:3:1: error: bad\nnote: x"), "error: bad");
+  EXPECT_EQ(withoutLocation("an emulator check failed (exit status 3)"), "an emulator check failed (exit status 3)");
+}
+
 TEST(EmulateReport, FailureLineNamesSeedStageAndReplay) {
   Failure f{42, "rows", Stage::Run, "an emulator check failed (exit status 3)", "detail"};
   EXPECT_EQ(failureLine(f, ""),
-            "FAIL seed 42 (rows) run: an emulator check failed (exit status 3) | replay: "
+            "FAIL seed 42 (rows) run [emulator error]: an emulator check failed (exit status 3) | replay: "
             "tilecraft fuzz --emulate --seed 42 --count 1");
   EXPECT_EQ(emulateReplayCommand(7, "out/fail"), "tilecraft fuzz --emulate --seed 7 --count 1 --keep out/fail");
+  EXPECT_EQ(emulateReplayCommand(7, "", Mix::Patterns), "tilecraft fuzz --emulate --patterns --seed 7 --count 1");
+  EXPECT_STREQ(failureKind(Stage::Compare), "wrong values");
+  EXPECT_STREQ(failureKind(Stage::Run), "emulator error");
+  EXPECT_STREQ(failureKind(Stage::Compile), "compile error");
+  EXPECT_STREQ(failureKind(Stage::Build), "compile error");
 }
 
 TEST(EmulateBatch, OneTranslationUnitWithOneMainThatRunsTheNamedKernel) {
