@@ -466,6 +466,20 @@ void Checker::checkAssign(NodeId id) {
     return;
   }
   Type t = expr(value);
+  // A name binds a value: a dtype, a memory, a stage or an uncalled builtin names something the language has no
+  // variable for, and lowering would find nothing to bind it to.
+  static const std::pair<TypeKind, const char*> kNotValues[] = {{TypeKind::DTypeName, "a dtype"},
+                                                                {TypeKind::MemName, "a memory"},
+                                                                {TypeKind::StageName, "a stage"},
+                                                                {TypeKind::Function, "a builtin"}};
+  for (const auto& [kind, what] : kNotValues) {
+    if (t.kind != kind) continue;
+    std::string text = ast_.kind(value) == NodeKind::Name ? fmt::format("'{}'", ast_.node(value).name) : "this";
+    error(value, fmt::format("{} is {}, not a value a name can hold", text, what))
+        .hint(kind == TypeKind::Function ? "call it: name(...)"
+                                         : "write it where it is used, e.g. cast(a, f32) or full((8, 16), 0.0, f32)");
+    return;
+  }
   if (t.kind == TypeKind::Buffer && ast_.kind(value) == NodeKind::Name && recordOf_[value] >= 0) {
     // `x = y` makes x its own value (a copy), so later in-place updates of x leave y alone. The copy is a
     // vector op: the copy stages move data between GM and on-chip memory only.
