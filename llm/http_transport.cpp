@@ -114,12 +114,20 @@ HttpReply HttplibTransport::post(const HttpPost& request) {
       break;
     case httplib::Error::SSLConnection:
     case httplib::Error::SSLLoadingCerts:
-    case httplib::Error::SSLServerVerification:
+    case httplib::Error::SSLServerVerification: {
+      const char* what = error == httplib::Error::SSLServerVerification ? "the server's certificate did not verify"
+                         : error == httplib::Error::SSLLoadingCerts     ? "the CA certificates could not be loaded"
+                                                                        : "the TLS handshake failed";
       reply.failure = HttpFailure::Tls;
-      reply.failureMessage = fmt::format(
-          "TLS with {} failed ({}); the server's certificate must verify against {}", where, httplib::to_string(error),
-          request.caCertPath.empty() ? "the system's CA store" : "ca_cert " + request.caCertPath);
+      reply.failureMessage =
+          request.caCertPath.empty()
+              ? fmt::format(
+                    "TLS with {} failed: {} against the system's CA store (for a private CA, set ca_cert "
+                    "to its PEM file)",
+                    where, what)
+              : fmt::format("TLS with {} failed: {} against ca_cert {}", where, what, request.caCertPath);
       break;
+    }
     case httplib::Error::Canceled:
       if (pastDeadline) {
         reply.failure = HttpFailure::Timeout;

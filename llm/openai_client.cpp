@@ -32,7 +32,7 @@ std::string statusText(int status) {
   }
 }
 
-std::string seconds(double s) { return fmt::format("{:.3g} s", s); }
+std::string seconds(double s) { return fmt::format("{:g} s", s); }
 
 }  // namespace
 

@@ -112,6 +112,8 @@ class ScriptedServerImpl final : public ScriptedServer {
       return 0;
     }
     thread_ = std::thread([this] { server_->listen_after_bind(); });
+    // httplib's stop() does nothing until the loop runs, so a stop() right after start() would leave it running.
+    while (!server_->is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
     return bound;
   }
 
