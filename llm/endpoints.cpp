@@ -6,7 +6,8 @@
 
 #include <cstdlib>
 #include <map>
-#include <set>
+#include <algorithm>
+#include <cctype>
 
 #include "llm/http_transport.h"
 #include "support/files.h"
@@ -48,6 +49,9 @@ bool isVariableName(std::string_view name) {
   }
   return true;
 }
+
+// A value given where a variable name belongs may be the key itself: never print more than its start.
+std::string shownStart(const std::string& text) { return text.size() > 12 ? text.substr(0, 6) + "..." : text; }
 
 std::string fieldList() {
   std::string out;
@@ -139,11 +143,10 @@ class EntryReader {
       }
     }
     if (!e.apiKeyEnv.empty() && !isVariableName(e.apiKeyEnv)) {
-      error(entry["api_key_env"],
-            fmt::format("{}: api_key_env '{}' is not an environment variable name (letters, "
-                        "digits, '_'); it names the variable that holds the key, e.g. "
-                        "OPENAI_API_KEY",
-                        label_, e.apiKeyEnv.size() > 12 ? e.apiKeyEnv.substr(0, 6) + "..." : e.apiKeyEnv));
+      error(entry["api_key_env"], fmt::format("{}: api_key_env '{}' is not an environment variable name (letters, "
+                                              "digits, '_'); it names the variable that holds the key, e.g. "
+                                              "OPENAI_API_KEY",
+                                              label_, shownStart(e.apiKeyEnv)));
     }
     if (!ok_) return std::nullopt;
     return e;
@@ -296,7 +299,7 @@ std::string applyOverrides(Endpoint& endpoint, const EndpointOverrides& flags, c
     return fmt::format(
         "api_key_env '{}' is not an environment variable name; it names the variable that holds "
         "the key, e.g. OPENAI_API_KEY",
-        endpoint.apiKeyEnv.size() > 12 ? endpoint.apiKeyEnv.substr(0, 6) + "..." : endpoint.apiKeyEnv);
+        shownStart(endpoint.apiKeyEnv));
   }
   return "";
 }
