@@ -198,9 +198,9 @@ TEST(LlmLoopback, InsufficientQuotaIsNotRetried) {
 }
 
 TEST(LlmLoopback, SlowReplyTimesOutAndIsRetried) {
-  Loopback lb("{\"content\": \"late\", \"delay_ms\": 1500}\n{\"content\": \"on time\"}\n");
+  Loopback lb("{\"content\": \"late\", \"delay_ms\": 2000}\n{\"content\": \"on time\"}\n");
   Endpoint e = lb.endpoint();
-  e.timeout = 0.3;
+  e.timeout = 0.5;
   auto client = lb.client(e);
   ChatResult r = client->complete(ask("q"));
   ASSERT_TRUE(r) << r.error.message;
@@ -224,7 +224,7 @@ TEST(LlmLoopback, NothingListeningIsAnErrorNamingTheServer) {
 
 TEST(LlmLoopback, InFlightCapHoldsUnderConcurrency) {
   std::string script;
-  for (int i = 0; i < 8; ++i) script += "{\"content\": \"ok\", \"delay_ms\": 150}\n";
+  for (int i = 0; i < 8; ++i) script += "{\"content\": \"ok\", \"delay_ms\": 300}\n";
   Loopback lb(script);
   Endpoint e = lb.endpoint();
   e.maxInFlight = 2;

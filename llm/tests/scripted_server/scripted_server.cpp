@@ -113,7 +113,14 @@ class ScriptedServerImpl final : public ScriptedServer {
     }
     thread_ = std::thread([this] { server_->listen_after_bind(); });
     // httplib's stop() does nothing until the loop runs, so a stop() right after start() would leave it running.
-    while (!server_->is_running()) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    for (int waited = 0; !server_->is_running(); ++waited) {
+      if (waited == 5000) {
+        *error = fmt::format("the server on 127.0.0.1:{} did not start within 5 s", bound);
+        stop();
+        return 0;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
     return bound;
   }
 
