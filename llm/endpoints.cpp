@@ -78,15 +78,17 @@ class EntryReader {
       e.name = name.Scalar();
       label_ = fmt::format("endpoint '{}'", e.name);
     }
-    for (auto it = entry.begin(); it != entry.end(); ++it) {
-      std::string key = it->first.Scalar();
-      const YAML::Node& value = it->second;
+    for (const auto& field : entry) {
+      // Copies: the iterator's value is a temporary, and a reference into it would dangle.
+      const YAML::Node keyNode = field.first;
+      const YAML::Node value = field.second;
+      std::string key = keyNode.Scalar();
       if (key == "api_key") {
-        error(it->first, fmt::format("{}: 'api_key' would put the key itself in the file; name the environment "
-                                     "variable that holds it with 'api_key_env' instead",
-                                     label_));
+        error(keyNode, fmt::format("{}: 'api_key' would put the key itself in the file; name the environment "
+                                   "variable that holds it with 'api_key_env' instead",
+                                   label_));
       } else if (std::find(std::begin(kFields), std::end(kFields), key) == std::end(kFields)) {
-        error(it->first, fmt::format("{}: unknown field '{}'; the fields are {}", label_, key, fieldList()));
+        error(keyNode, fmt::format("{}: unknown field '{}'; the fields are {}", label_, key, fieldList()));
       } else if (key == "name" || key == "base_url" || key == "model" || key == "api_key_env" || key == "ca_cert") {
         std::optional<std::string> text = scalar(value, key);
         if (!text) continue;
