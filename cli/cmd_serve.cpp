@@ -100,7 +100,7 @@ int runServe(ServeCommand& cmd) {
   onStopSignal(0);  // wakes the stopper thread when no signal came
   stopper.join();
   service::RewardServerStats stats = server.stats();
-  std::cerr << fmt::format("tilecraft serve: stopped: {} requests judged, {} refused with 429, {} bad requests\n",
+  std::cerr << fmt::format("tilecraft serve: stopped: {} requests answered, {} refused with 429, {} bad requests\n",
                            stats.answered, stats.rejectedFull, stats.badRequests);
   signal(SIGTERM, SIG_DFL);
   signal(SIGINT, SIG_DFL);

@@ -129,6 +129,12 @@ RewardServer::RewardServer(Judge& judge, RewardServerOptions options)
   size_t handlers = static_cast<size_t>(st->options.workers) + st->options.queue + 8;
   st->http.new_task_queue = [handlers] { return new httplib::ThreadPool(handlers); };
   st->http.set_payload_max_length(st->options.maxRequestBytes);
+  // httplib's default also sets SO_REUSEPORT, which lets a second service bind the same port and take half of the
+  // connections; only SO_REUSEADDR (a restart need not wait for TIME_WAIT).
+  st->http.set_socket_options([](socket_t sock) {
+    int yes = 1;
+    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+  });
   st->http.Post("/v1/reward", [st](const httplib::Request& req, httplib::Response& res) { st->reward(req, res); });
   st->http.Get("/healthz", [st](const httplib::Request&, httplib::Response& res) { st->health(res); });
   st->http.set_error_handler([st](const httplib::Request& req, httplib::Response& res) {

@@ -135,6 +135,22 @@ int main(int argc, char** argv) {
   check(rejected > 0, "B: 16 clients for 6 places got some 429");
   std::cout << fmt::format("B: {} judged, {} refused with 429\n", ok, rejected);
 
+  // A second service on the same port cannot listen: the message and exit status 2.
+  {
+    ChildProcess second(
+        {"/bin/sh", "-c",
+         fmt::format("'{}' serve --port {} --suite '{}' --cache '{}' --work '{}' 2>&1", argv[1], port,
+                     (repo / "tasks").string(), (work / "cache").string(), (work / "second").string())});
+    std::string line;
+    bool said = second.readLine(&line, 120);
+    if (!said || line.rfind("error: ", 0) != 0) second.signal(SIGKILL);  // it listens: the check fails below
+    check(said && line == fmt::format("error: cannot listen on 127.0.0.1:{}: the port is in use or the address is not "
+                                      "this machine's",
+                                      port),
+          "a taken port: " + line);
+    check(second.wait() == 2, "a taken port: exit status 2");
+  }
+
   json h = health(port);
   check(h["answered"] == 3 + 18 + ok && h["rejected_full"] == rejected && h["accepted"] == h["answered"],
         "the server's counters match the clients': " + h.dump());
