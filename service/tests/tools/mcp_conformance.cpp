@@ -122,6 +122,19 @@ int main(int argc, char** argv) {
             wrong["cases"][0]["message"] == "kernel.tile:13:21: error: name 'q' is not defined",
         "run_solution: the broken add does not compile", wrong);
 
+  // An AscendC project goes to the harness too, which does not run projects yet: not scored, said why.
+  json project = json::parse(
+      text(call(mcp, 16, "run_solution",
+                {{"task", "add"},
+                 {"kind", "ascendc"},
+                 {"files", {{"op_host/add_custom.cpp", "// host\n"}, {"op_kernel/add_custom.cpp", "// kernel\n"}}},
+                 {"cases", {"1"}}},
+                600)),
+      nullptr, false);
+  check(project.value("scored", true) == false && project["kind"] == "ascendc" &&
+            project["cases"][0]["failure"] == "not_evaluable",
+        "run_solution: an AscendC project is passed to the harness (not evaluable yet)", project);
+
   // JSON-RPC errors, ids echoed where the request had a valid one.
   mcp.writeLine("{this is not json");
   std::string line;
