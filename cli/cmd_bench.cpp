@@ -75,13 +75,6 @@ int submitToSlurm(const BenchCommand& cmd) {
   return 0;
 }
 
-std::string defaultCacheDir() {
-  if (const char* c = std::getenv("TILECRAFT_CACHE"); c != nullptr && *c != '\0') return c;
-  if (const char* x = std::getenv("XDG_CACHE_HOME"); x != nullptr && *x != '\0') return fs::path(x) / "tilecraft";
-  if (const char* h = std::getenv("HOME"); h != nullptr && *h != '\0') return fs::path(h) / ".cache" / "tilecraft";
-  return ".tilecraft-cache";
-}
-
 int runBenchCommand(BenchCommand& cmd) {
   harness::BenchOptions& o = cmd.options;
   std::optional<harness::Rule> rule = harness::ruleFromName(cmd.rule);

@@ -5,6 +5,8 @@
 
 #include <charconv>
 #include <cstdint>
+#include <cstdlib>
+#include <filesystem>
 #include <ostream>
 
 #include "support/files.h"
@@ -52,6 +54,14 @@ bool prepareOutputFolder(const char* flag, const std::string& path, std::ostream
   if (support::prepareOutputFolder(path, &error)) return true;
   err << fmt::format("error: {} {}: {}\n", flag, path, error);
   return false;
+}
+
+std::string defaultCacheDir() {
+  namespace fs = std::filesystem;
+  if (const char* c = std::getenv("TILECRAFT_CACHE"); c != nullptr && *c != '\0') return c;
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x != nullptr && *x != '\0') return fs::path(x) / "tilecraft";
+  if (const char* h = std::getenv("HOME"); h != nullptr && *h != '\0') return fs::path(h) / ".cache" / "tilecraft";
+  return ".tilecraft-cache";
 }
 
 }  // namespace tilecraft::cli

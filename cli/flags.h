@@ -27,4 +27,8 @@ CLI::Option* checkSeed(CLI::Option* option);
 /// on `err`) when it is a file or cannot be made; an empty path is fine (the flag was not given).
 bool prepareOutputFolder(const char* flag, const std::string& path, std::ostream& err);
 
+/// The cache folder of goldens and built programs when --cache is not given: $TILECRAFT_CACHE, else
+/// $XDG_CACHE_HOME/tilecraft, else ~/.cache/tilecraft, else .tilecraft-cache.
+std::string defaultCacheDir();
+
 }  // namespace tilecraft::cli

@@ -98,6 +98,9 @@ class StreamProgressOutput final : public ProgressOutput {
   std::ostream& out_;
 };
 
+// Where TaskRun puts each row as it is judged: results.jsonl for a run, a vector for judgeTask.
+using RecordSink = std::function<void(const Record&)>;
+
 // One solution kernel built for the emulator, shared by every case that binds to it.
 struct BuiltKernel {
   bool compiled = false;
@@ -111,8 +114,8 @@ struct BuiltKernel {
 class TaskRun {
  public:
   TaskRun(const BenchOptions& options, const BenchEnv& env, const perf::ArchSpec& arch, std::mutex& goldenMutex,
-          ResultLog& log, const std::set<std::string>& done)
-      : options_(options), env_(env), arch_(arch), goldenMutex_(goldenMutex), log_(log), done_(done) {}
+          RecordSink log, const std::set<std::string>& done)
+      : options_(options), env_(env), arch_(arch), goldenMutex_(goldenMutex), log_(std::move(log)), done_(done) {}
 
   // Evaluates `cases` of `task` for every sample; returns the rows written.
   int run(const Task& task, const std::vector<const Case*>& cases, const std::vector<Solution>& solutions,
@@ -182,7 +185,7 @@ class TaskRun {
         Record r = baseRecord(task, c, *s);
         r.failure = Failure::NotEvaluable;
         r.message = c.unsupported;
-        log_.append(r);
+        log_(r);
       }
       return static_cast<int>(solutions.size());
     }
@@ -202,7 +205,7 @@ class TaskRun {
         r.failure = Failure::GoldenError;
         r.message = firstLine(error);
         r.wallSeconds = now() - start;
-        log_.append(r);
+        log_(r);
       }
       return static_cast<int>(solutions.size());
     }
@@ -217,7 +220,7 @@ class TaskRun {
         r.eagerSource = ref.eagerSource;
       }
       r.wallSeconds = now() - sampleStart + (s == solutions.front() ? sampleStart - start : 0);
-      log_.append(r);
+      log_(r);
     }
     return static_cast<int>(solutions.size());
   }
@@ -405,7 +408,7 @@ class TaskRun {
   const BenchEnv& env_;
   const perf::ArchSpec& arch_;
   std::mutex& goldenMutex_;
-  ResultLog& log_;
+  RecordSink log_;
   const std::set<std::string>& done_;
   std::map<std::string, BuiltKernel> built_;
 };
@@ -461,6 +464,19 @@ void writeReports(const std::vector<Record>& rows, const std::string& outDir, co
   writeAtomically(fs::path(outDir) / "summary.md", renderMarkdown(summary, info));
   writeAtomically(fs::path(outDir) / "report.html", renderHtml(summary, info));
   out << renderTable(summary, info);
+}
+
+std::vector<Record> judgeTask(const Task& task, const std::vector<const Case*>& cases, const Solution& solution,
+                              const BenchOptions& options, const BenchEnv& env, const perf::ArchSpec& arch,
+                              std::mutex& goldenMutex) {
+  std::vector<Record> rows;
+  std::set<std::pair<std::string, int>> wanted;
+  for (const Case* c : cases) wanted.insert({c->id, solution.sample});
+  const std::set<std::string> none;
+  TaskRun run(
+      options, env, arch, goldenMutex, [&rows](const Record& r) { rows.push_back(r); }, none);
+  run.run(task, cases, {solution}, wanted);
+  return rows;
 }
 
 int runBench(const BenchOptions& given, const BenchEnv& env, std::ostream& out, std::ostream& err) {
@@ -590,7 +606,8 @@ int runBench(const BenchOptions& given, const BenchEnv& env, std::ostream& out, 
   int busy = threads;
   auto worker = [&] {
     {
-      TaskRun runOne(options, env, arch, goldenMutex, log, done);
+      TaskRun runOne(
+          options, env, arch, goldenMutex, [&log](const Record& r) { log.append(r); }, done);
       for (size_t i = next++; i < tasks.size(); i = next++) {
         const LoadedTask& t = tasks[i];
         if (!wanted.count(t.task.name)) continue;

@@ -7,12 +7,16 @@
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
+#include <mutex>
 #include <string>
 #include <vector>
 
 #include "harness/golden.h"
 #include "harness/judge.h"
 #include "harness/record.h"
+#include "harness/solution.h"
+#include "harness/task.h"
+#include "perf/arch.h"
 #include "runner/service.h"
 
 namespace tilecraft::harness {
@@ -52,6 +56,14 @@ struct WorkItem {
 // Returns the exit status: 0 when the run finished (whatever the scores; a task that cannot be evaluated is a row
 // saying why), 2 for a usage error (nothing was run). Reports go to `out`, progress and problems to `err`.
 int runBench(const BenchOptions& options, const BenchEnv& env, std::ostream& out, std::ostream& err);
+
+// Judges `cases` of `task` against one solution exactly as runBench judges them (the same code: inputs on two
+// seeds, golden, reference figures, build, sandboxed runs, comparison, profile) and returns the rows in case order
+// instead of appending them to results.jsonl; for the services (service/), which judge one solution at a time.
+// Work files go under options.outDir/work. `goldenMutex` serialises the golden runner among concurrent callers.
+std::vector<Record> judgeTask(const Task& task, const std::vector<const Case*>& cases, const Solution& solution,
+                              const BenchOptions& options, const BenchEnv& env, const perf::ArchSpec& arch,
+                              std::mutex& goldenMutex);
 
 // Reads a results.jsonl: rows in file order; a malformed line is reported as "FILE:LINE: message" in `problems`
 // and skipped (a torn last line after kill -9 is expected and said so).

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <mutex>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -315,6 +316,42 @@ TEST_F(Bench, UsageErrors) {
   o = options("nope");
   EXPECT_EQ(run(o), 2);
   EXPECT_EQ(err.str(), fmt::format("error: solutions folder '{}' does not exist\n", o.solutions));
+}
+
+}  // namespace
+}  // namespace tilecraft::harness
+
+namespace tilecraft::harness {
+namespace {
+
+// The services (service/) judge one solution through judgeTask: the same rows runBench writes, and no results file.
+TEST_F(Bench, JudgeTaskGivesTheRowsRunBenchWrites) {
+  ASSERT_EQ(run(options("good")), 0) << err.str();
+  std::vector<Record> fromRun = rows();
+  TaskLoad load = loadTask(kData / "tasks" / "level1" / "relu");
+  ASSERT_TRUE(load.task) << (load.errors.empty() ? "" : load.errors.front().str());
+  std::vector<const Case*> cases;
+  for (const Case& c : load.task->cases) cases.push_back(&c);
+  std::vector<Solution> solutions = findSolutions(kData / "solutions" / "good", "relu");
+  ASSERT_EQ(solutions.size(), 1u);
+  BenchOptions o = options("good");
+  o.outDir = (out_ / "judged").string();
+  BenchEnv env;
+  env.service = &service_;
+  env.golden = &golden_;
+  perf::ArchSpec arch = perf::loadArchByName("910b2", perf::defaultArchDir());
+  std::mutex goldenMutex;
+  std::vector<Record> judged = judgeTask(*load.task, cases, solutions.front(), o, env, arch, goldenMutex);
+  ASSERT_EQ(judged.size(), fromRun.size());
+  for (size_t i = 0; i < judged.size(); ++i) {
+    EXPECT_EQ(recordKey(judged[i]), recordKey(fromRun[i]));
+    EXPECT_EQ(judged[i].correct, fromRun[i].correct);
+    EXPECT_EQ(judged[i].failure, fromRun[i].failure);
+    EXPECT_EQ(judged[i].instantiation, fromRun[i].instantiation);
+    EXPECT_EQ(judged[i].limitUs, fromRun[i].limitUs);
+    EXPECT_EQ(judged[i].eagerUs, fromRun[i].eagerUs);
+  }
+  EXPECT_FALSE(fs::exists(out_ / "judged" / "results.jsonl"));
 }
 
 }  // namespace
