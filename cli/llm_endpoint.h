@@ -1,0 +1,39 @@
+// The flags that pick and adjust a model endpoint (configs/llm.yaml), shared by the commands that talk to a model
+// (`tilecraft llm chat`, `tilecraft agent`), and the client they describe.
+#pragma once
+
+#include <cstdint>
+#include <iosfwd>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace CLI {
+class App;
+}
+
+namespace tilecraft::llm {
+class OpenAiChatClient;
+}
+
+namespace tilecraft::cli {
+
+struct EndpointFlags {
+  std::string config = "configs/llm.yaml";
+  std::string endpoint;
+  std::optional<std::string> model, baseUrl, apiKeyEnv;
+  std::optional<double> temperature;
+  std::optional<int64_t> maxTokens;
+  std::optional<uint64_t> seed;
+  std::optional<double> timeout;
+  std::optional<int> maxAttempts;
+  bool stream = false, noStream = false;
+};
+
+void addEndpointFlags(CLI::App* command, EndpointFlags& flags);
+
+/// The client for the chosen endpoint: the file, then the environment, then the flags; nullptr after "error: ..."
+/// lines on `err` for a bad file, an unknown endpoint, a bad override or a key variable that is not set.
+std::unique_ptr<llm::OpenAiChatClient> openEndpoint(const EndpointFlags& flags, std::ostream& err);
+
+}  // namespace tilecraft::cli
