@@ -39,7 +39,7 @@ bench: build
 ASAN_BUILD ?= build-asan
 # perf_tests is left out: building it compiles 7 kernels against the emulator and runs 14 traces of them as a build
 # step; under ASan at -O0 the largest trace alone takes 36 s, and the kernels' build is minutes on 2 cores.
-SANITIZE_TESTS = support/support_tests dsl/dsl_tests ir/ir_tests passes/passes_tests interp/interp_tests \
+SANITIZE_TESTS = support/support_tests dsl/dsl_tests ir/ir_tests passes/passes_tests interp/interp_tests llm/llm_tests \
                  codegen/codegen_tests
 # codegen_tests' end-to-end suites compile and emulate whole kernels, and two project tests run g++ on the
 # generated sources (the sanitized code is then g++, not ours); its emitter, golden and other project tests stay.

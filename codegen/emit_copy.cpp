@@ -37,21 +37,27 @@ std::string product(const std::string& a, const std::string& b) {
 // "(a - b)", or "0" when both sides are the same expression (a row as long as the tensor's, a full-width tile).
 std::string minus(const std::string& a, const std::string& b) { return a == b ? "0" : fmt::format("({} - {})", a, b); }
 
+// A dimension of a GM view, outer to inner: the extent copied, its GM stride, and its extent in the UB buffer
+// (larger than the copy where a slice is bounded by the tensor's end).
+struct ViewDim {
+  std::string copy, stride, ub;
+};
+
 // Shapes match up to extent-1 dimensions (language §7), so the view's innermost dimension need not be the local
 // tile's row. An (r, 1) tile holds one element per 32-byte row: a view whose innermost dimension is longer moves
 // those elements as rows of one (DataCopyPad, which the tiling pass chose for the unaligned row). A tile whose
 // row is longer than the view's innermost extent 1 (an (n,) tile into an (n, 1) view) moves one row along the
 // view's next dimension, which must then be contiguous in GM.
-void matchLocalRows(const ir::Buffer& local, std::vector<std::pair<std::string, std::string>>& dims, GmView& v) {
+void matchLocalRows(const ir::Buffer& local, std::vector<ViewDim>& dims, GmView& v) {
   if (local.shape.empty() || dims.empty()) return;
   bool localColumn = local.shape.back().kind == ir::Extent::Kind::Const && local.shape.back().value == 1;
-  if (localColumn && dims.back().first != "1") {
-    dims.push_back({"1", "1"});
+  if (localColumn && dims.back().copy != "1") {
+    dims.push_back({"1", "1", "1"});
     return;
   }
-  if (localColumn || dims.size() < 2 || dims.back().first != "1") return;
+  if (localColumn || dims.size() < 2 || dims.back().copy != "1") return;
   dims.pop_back();
-  if (dims.back().second != "1") {
+  if (dims.back().stride != "1") {
     v.ok = false;
     v.problem =
         "a copy of a tile's rows into a strided column of GM (an (n,) tile into an (n, 1) view of a wider "
@@ -65,12 +71,7 @@ GmView gmView(const EmitContext& c, const ir::Node& n) {
   std::vector<std::string> strides(rank, "1");
   for (size_t j = rank - 1; j-- > 0;) strides[j] = product(strides[j + 1], c.extent(prm.shape[j + 1]));
   GmView v;
-  // The view's dimensions, outer to inner: the extent copied, its GM stride, and its extent in the UB buffer
-  // (larger than the copy where a slice is bounded by the tensor's end).
-  struct Dim {
-    std::string copy, stride, ub;
-  };
-  std::vector<Dim> dims;
+  std::vector<ViewDim> dims;
   size_t innerDim = rank;
   std::string offset;
   for (size_t j = 0; j < n.access.size() && j < rank; ++j) {

@@ -1,0 +1,99 @@
+#!/bin/sh
+# `tilecraft agent` end to end: a scripted OpenAI-compatible server on loopback plays a model that sends prose with
+# a kernel that does not compile, then the fix (with a reasoning field); the real compiler refuses the first, the
+# harness judges the second in its sandbox on the add task's cases. Then a 401 ends a sample with the message and
+# exit 1, and --resume runs only what is not finished.
+# Usage: agent_cli_test.sh TILECRAFT SCRIPTED_LLM_SERVER SOURCE_DIR
+set -u
+tilecraft=$1
+server=$2
+src=$3
+work=$(mktemp -d)
+failed=0
+fail() { echo "FAIL: $*"; failed=1; }
+server_pid=
+trap '[ -n "$server_pid" ] && kill $server_pid 2>/dev/null; rm -rf "$work"' EXIT
+
+# The replies: the shipped expert kernels of `add`, the first with a name it never defined.
+/usr/bin/python3 - "$src" "$work/script.jsonl" <<'PY'
+import json, sys
+src, out = sys.argv[1], sys.argv[2]
+f16 = open(f"{src}/solutions/add/add.tile").read()
+f32 = open(f"{src}/solutions/add/add_f32.tile").read()
+broken = f16.replace("c = a + b", "c = a + bias")
+def reply(*kernels):
+    return "Here is my kernel: it splits N over the vector cores.\n\n" + "".join(
+        f"```python\n{k}```\n\n" for k in kernels) + "It double-buffers the tiles."
+with open(out, "w") as w:
+    w.write(json.dumps({"content": reply(broken, f32)}) + "\n")
+    w.write(json.dumps({"content": reply(f16, f32), "reasoning": "bias is not defined; x + y is the sum"}) + "\n")
+    w.write(json.dumps({"status": 401, "body": {"error": {"message": "Incorrect API key provided",
+                                                           "code": "invalid_api_key"}}}) + "\n")
+    w.write(json.dumps({"content": reply(f16, f32)}) + "\n")
+PY
+cat > "$work/endpoints.yaml" <<'YAML'
+endpoints:
+  - name: local
+    base_url: http://127.0.0.1:1/v1
+    model: scripted
+    max_attempts: 1
+YAML
+
+"$server" --script "$work/script.jsonl" --log "$work/requests.jsonl" > "$work/server.out" 2> "$work/server.err" &
+server_pid=$!
+for _ in $(seq 100); do
+  grep -q listening "$work/server.out" 2>/dev/null && break
+  sleep 0.05
+done
+base=$(sed -n 's/^listening on \(http:.*\)$/\1/p' "$work/server.out")
+[ -n "$base" ] || { echo "FAIL: the scripted server did not start: $(cat "$work/server.err")"; exit 1; }
+export TILECRAFT_LLM_BASE_URL="$base"
+
+run() {
+  "$tilecraft" agent "$src/tasks/level1/add" --config "$work/endpoints.yaml" --endpoint local \
+    --examples "$src/solutions" --rounds 3 --out "$work/out" --cache "$work/cache" "$@"
+}
+
+# 1. Sample 0: the compile error goes back, the fix is judged correct. Sample 1: the 401 stops it, exit 1.
+run --samples 2 > "$work/out1" 2> "$work/err1"
+status=$?
+[ $status -eq 1 ] || fail "the first run exited $status (want 1: sample 1 got a 401): $(cat "$work/err1")"
+grep -q "add sample 1: endpoint 'local': HTTP 401" "$work/err1" || fail "the 401 was not reported: $(cat "$work/err1")"
+/usr/bin/python3 - "$work" <<'PY' || failed=1
+import json, sys
+work = sys.argv[1]
+rows = [json.loads(l) for l in open(f"{work}/out/transcripts.jsonl")]
+attempts = [r for r in rows if r["type"] == "attempt"]
+samples = [r for r in rows if r["type"] == "sample"]
+def check(ok, what):
+    if not ok:
+        print(f"FAIL: {what}")
+        sys.exit(1)
+check(len(attempts) == 3, f"3 attempts, got {len(attempts)}")
+a0, a1, a2 = attempts
+check(a0["stage"] == "compile" and "bias" in a0["error"] and "add.tile:" in a0["error"], f"attempt 0: {a0['stage']} {a0['error']!r}")
+check("The compiler refused the program" in a0["feedback"], "attempt 0's feedback")
+check(a1["stage"] == "judged" and a1["correct"], f"attempt 1: {a1['stage']} {a1.get('verdict')}")
+check(a1["reasoning"] == "bias is not defined; x + y is the sum", "the reasoning field is kept")
+check(a1["verdict"]["cases_passed"] == a1["verdict"]["cases_total"] > 0, f"every case passed: {a1['verdict']}")
+check(a1["messages"][3]["content"] == a0["feedback"], "the repair request carries the feedback")
+check(a2["stage"] == "transport" and "401" in a2["error"], f"attempt 2: {a2['stage']}")
+check([(s["task"], s["sample"], s["correct"]) for s in samples] == [("add", 0, True)], f"finished samples {samples}")
+PY
+[ -f "$work/out/solutions/add/0/add.tile" ] && [ -f "$work/out/solutions/add/0/add_f32.tile" ] \
+  || fail "sample 0's kernels were not written"
+
+# 2. Without --resume the folder is refused; with it only sample 1 runs, and is correct at once.
+run --samples 2 > /dev/null 2> "$work/err2"
+status=$?
+[ $status -eq 2 ] || fail "a second run without --resume exited $status"
+grep -q "already holds transcripts.jsonl" "$work/err2" || fail "no refusal: $(cat "$work/err2")"
+run --samples 2 --resume > "$work/out3" 2> "$work/err3"
+status=$?
+[ $status -eq 0 ] || fail "--resume exited $status: $(cat "$work/err3")"
+requests=$(wc -l < "$work/requests.jsonl")
+[ "$requests" -eq 4 ] || fail "the server got $requests requests, want 4"
+grep -Eq "^add +1 +1 +yes +yes" "$work/out3" || fail "the resumed table: $(cat "$work/out3")"
+
+[ $failed -eq 0 ] && echo "agent cli: all checks passed"
+exit $failed
