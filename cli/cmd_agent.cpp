@@ -4,17 +4,15 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 
 #include "agent/run.h"
 #include "cli/flags.h"
+#include "cli/judge_setup.h"
 #include "cli/llm_endpoint.h"
 #include "cli/registry.h"
 #include "llm/openai_client.h"
-#include "service/judge.h"
-#include "service/judge_env.h"
 
 namespace tilecraft::cli {
 namespace {
@@ -24,17 +22,14 @@ namespace fs = std::filesystem;
 struct AgentCommand {
   EndpointFlags endpoint;
   agent::RunOptions run;
-  std::string suite = "tasks";
   std::string examples = "solutions";
   std::string out;
-  std::string cacheDir;
-  bool noSandbox = false;
-  double timeoutSeconds = 60;
+  JudgeFlags judge;
 };
 
 int runAgentCommand(AgentCommand& cmd) {
-  if (!fs::is_directory(cmd.suite)) {
-    std::cerr << fmt::format("error: {}: no such folder (a task suite, e.g. tasks/)\n", cmd.suite);
+  if (!fs::is_directory(cmd.judge.suite)) {
+    std::cerr << fmt::format("error: {}: no such folder (a task suite, e.g. tasks/)\n", cmd.judge.suite);
     return 2;
   }
   if (!cmd.examples.empty() && !fs::is_directory(cmd.examples)) {
@@ -44,27 +39,18 @@ int runAgentCommand(AgentCommand& cmd) {
   }
   std::unique_ptr<llm::OpenAiChatClient> model = openEndpoint(cmd.endpoint, std::cerr);
   if (!model) return 2;
-  service::JudgeEnvironmentOptions envOptions;
-  envOptions.cacheDir = cmd.cacheDir.empty() ? defaultCacheDir() : cmd.cacheDir;
-  envOptions.workDir = (fs::path(cmd.out) / "work").string();
-  const char* include = std::getenv("TILECRAFT_EMU_INCLUDE");
-  envOptions.emuInclude = include != nullptr && *include != '\0' ? include : TILECRAFT_EMU_INCLUDE_DIR;
-  envOptions.sandbox = !cmd.noSandbox;
-  std::unique_ptr<service::JudgeEnvironment> environment = service::startJudgeEnvironment(envOptions, std::cerr);
-  if (!environment) return 2;
-  service::HarnessJudgeOptions judgeOptions;
-  judgeOptions.suiteRoot = cmd.suite;
-  judgeOptions.workDir = environment->workDir();
-  judgeOptions.timeoutSeconds = cmd.timeoutSeconds;
-  service::HarnessJudge judge(judgeOptions, environment->env(), environment->arch());
+  cmd.judge.workDir = (fs::path(cmd.out) / "work").string();
+  StartedJudge started = startJudge(cmd.judge, std::cerr);
+  if (!started.judge) return 2;
   agent::CompilerChecker checker((fs::path(cmd.out) / "work" / "checks").string());
-  cmd.run.suite = cmd.suite;
+  cmd.run.suite = cmd.judge.suite;
   cmd.run.examples = cmd.examples;
   cmd.run.outDir = cmd.out;
   cmd.run.agent.temperature = cmd.endpoint.temperature;
   cmd.run.agent.maxTokens = cmd.endpoint.maxTokens;
   if (cmd.endpoint.seed) cmd.run.agent.seed = *cmd.endpoint.seed;
-  int status = agent::runAgent(cmd.run, *model, judge, checker, environment->arch(), std::cout, std::cerr);
+  int status =
+      agent::runAgent(cmd.run, *model, *started.judge, checker, started.environment->arch(), std::cout, std::cerr);
   llm::ChatTotals totals = model->totals();
   std::cout << fmt::format("model: {} requests ({} retries), {} prompt + {} completion tokens, {:.1f} s, cost {:.4f}\n",
                            totals.requests, totals.retries, totals.promptTokens, totals.completionTokens,
@@ -72,7 +58,7 @@ int runAgentCommand(AgentCommand& cmd) {
   std::cout << fmt::format(
       "transcripts: {}/transcripts.jsonl; solutions: {}/solutions (score them with tilecraft "
       "bench {} --solutions {}/solutions)\n",
-      cmd.out, cmd.out, cmd.suite, cmd.out);
+      cmd.out, cmd.out, cmd.judge.suite, cmd.out);
   return status;
 }
 
@@ -81,7 +67,7 @@ void registerAgentCommand(CLI::App& app) {
   CLI::App* sub = app.add_subcommand("agent",
                                      "Generate Tile DSL kernels for a suite's tasks with a model, repairing "
                                      "from execution feedback (docs/generation.md)");
-  sub->add_option("SUITE", cmd->suite, "task suite folder")->capture_default_str();
+  sub->add_option("SUITE", cmd->judge.suite, "task suite folder")->capture_default_str();
   addEndpointFlags(sub, cmd->endpoint);
   sub->add_option("--task", cmd->run.only, "only these tasks (repeatable)");
   sub->add_option("--examples", cmd->examples, "expert solutions shown in the prompt ('' for none)")
@@ -97,9 +83,9 @@ void registerAgentCommand(CLI::App& app) {
       ->capture_default_str();
   sub->add_option("--out", cmd->out, "output folder: transcripts.jsonl, solutions/")->required();
   sub->add_flag("--resume", cmd->run.resume, "continue the transcripts in --out");
-  sub->add_option("--cache", cmd->cacheDir, "goldens and built kernels (default: as tilecraft bench)");
-  checkSeconds(sub->add_option("--run-timeout", cmd->timeoutSeconds, "seconds per kernel run"), false);
-  sub->add_flag("--no-sandbox", cmd->noSandbox, "run kernels without bubblewrap (trusted models only)");
+  sub->add_option("--cache", cmd->judge.cacheDir, "goldens and built kernels (default: as tilecraft bench)");
+  checkSeconds(sub->add_option("--run-timeout", cmd->judge.timeoutSeconds, "seconds per kernel run"), false);
+  sub->add_flag("--no-sandbox", cmd->judge.noSandbox, "run kernels without bubblewrap (trusted models only)");
   sub->callback([cmd] {
     int status = runAgentCommand(*cmd);
     if (status != 0) throw CLI::RuntimeError(status);

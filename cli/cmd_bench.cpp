@@ -109,8 +109,7 @@ int runBenchCommand(BenchCommand& cmd) {
   goldenOptions.workDir = fs::path(o.outDir) / "work" / "golden";
   std::unique_ptr<harness::GoldenRunner> golden = harness::makePythonGoldenRunner(goldenOptions);
   runner::ServiceOptions serviceOptions;
-  const char* include = std::getenv("TILECRAFT_EMU_INCLUDE");
-  serviceOptions.emuInclude = include != nullptr && *include != '\0' ? include : TILECRAFT_EMU_INCLUDE_DIR;
+  serviceOptions.emuInclude = emulatorIncludeDir();
   serviceOptions.cacheDir = (fs::path(cache) / "programs").string();
   serviceOptions.sandbox = !cmd.noSandbox;
   std::unique_ptr<runner::BuildRunService> service = runner::startBuildRunService(serviceOptions, std::cerr);

@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/emu_run.h"
+#include "cli/flags.h"
 #include "cli/registry.h"
 
 namespace tilecraft::cli {
@@ -16,9 +17,7 @@ void registerEmuCommands(CLI::App& app) {
   emu->require_subcommand(1);
   CLI::App* run = emu->add_subcommand("run", "Build kernel files against the emulator, run them, report the checks");
   auto options = std::make_shared<EmuRunOptions>();
-  // The headers of this source tree unless the environment points elsewhere (e.g. an installed copy).
-  const char* include = std::getenv("TILECRAFT_EMU_INCLUDE");
-  options->includeDir = include != nullptr && *include != '\0' ? include : TILECRAFT_EMU_INCLUDE_DIR;
+  options->includeDir = emulatorIncludeDir();
   addEmuRunOptions(*run, *options);
   run->callback([options] {
     int status = runEmuFiles(*options, std::cout, std::cerr);

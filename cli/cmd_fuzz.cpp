@@ -88,8 +88,7 @@ void registerFuzzCommand(CLI::App& app) {
     if (*emulateOn) {
       emulate->seed = options->seed;
       emulate->count = options->count;
-      const char* include = std::getenv("TILECRAFT_EMU_INCLUDE");
-      emulate->emuInclude = include != nullptr && *include != '\0' ? include : TILECRAFT_EMU_INCLUDE_DIR;
+      emulate->emuInclude = emulatorIncludeDir();
       status = fuzz::runEmulate(*emulate, std::cout, std::cerr);
     } else {
       interp::DiskFiles files;

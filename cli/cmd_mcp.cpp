@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "cli/flags.h"
+#include "cli/judge_setup.h"
 #include "cli/registry.h"
 #include "service/judge.h"
 #include "service/judge_env.h"
@@ -25,17 +26,8 @@ namespace {
 namespace fs = std::filesystem;
 
 struct McpCommand {
-  std::string suite = "tasks";
-  std::string cacheDir;
-  std::string workDir;
-  bool noSandbox = false;
-  double timeoutSeconds = 60;
+  JudgeFlags judge;
 };
-
-std::string emulatorInclude() {
-  const char* include = std::getenv("TILECRAFT_EMU_INCLUDE");
-  return include != nullptr && *include != '\0' ? include : TILECRAFT_EMU_INCLUDE_DIR;
-}
 
 // The judge starts the golden worker and the sandbox on the first judging call, so an agent that only reads
 // tasks and checks programs never needs Python or bubblewrap; when they cannot start, that call says why.
@@ -44,39 +36,30 @@ class LazyJudge final : public service::Judge {
   LazyJudge(const McpCommand& cmd, fs::path scratch) : cmd_(cmd), scratch_(std::move(scratch)) {}
   service::JudgeOutcome judge(const service::JudgeRequest& request) override {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (!judge_) {
+    if (!started_.judge) {
       std::ostringstream err;
-      service::JudgeEnvironmentOptions options;
-      options.cacheDir = cmd_.cacheDir.empty() ? defaultCacheDir() : cmd_.cacheDir;
-      options.workDir = cmd_.workDir.empty() ? (scratch_ / "judge").string() : cmd_.workDir;
-      options.emuInclude = emulatorInclude();
-      options.sandbox = !cmd_.noSandbox;
-      environment_ = service::startJudgeEnvironment(options, err);
-      if (!environment_) {
+      JudgeFlags flags = cmd_.judge;
+      if (flags.workDir.empty()) flags.workDir = (scratch_ / "judge").string();
+      started_ = startJudge(flags, err);
+      if (!started_.judge) {
         service::JudgeOutcome failed;
         failed.error = fmt::format("the judge cannot start: {}", err.str());
         return failed;
       }
-      service::HarnessJudgeOptions judgeOptions;
-      judgeOptions.suiteRoot = cmd_.suite;
-      judgeOptions.workDir = environment_->workDir();
-      judgeOptions.timeoutSeconds = cmd_.timeoutSeconds;
-      judge_ = std::make_unique<service::HarnessJudge>(judgeOptions, environment_->env(), environment_->arch());
     }
-    return judge_->judge(request);
+    return started_.judge->judge(request);
   }
 
  private:
   const McpCommand& cmd_;
   fs::path scratch_;
   std::mutex mutex_;
-  std::unique_ptr<service::JudgeEnvironment> environment_;
-  std::unique_ptr<service::HarnessJudge> judge_;
+  StartedJudge started_;
 };
 
 int runMcp(const McpCommand& cmd) {
-  if (!fs::is_directory(cmd.suite)) {
-    std::cerr << fmt::format("error: --suite {}: no such folder (a task suite, e.g. tasks/)\n", cmd.suite);
+  if (!fs::is_directory(cmd.judge.suite)) {
+    std::cerr << fmt::format("error: --suite {}: no such folder (a task suite, e.g. tasks/)\n", cmd.judge.suite);
     return 2;
   }
   const char* tmp = std::getenv("TMPDIR");
@@ -90,7 +73,7 @@ int runMcp(const McpCommand& cmd) {
   {
     LazyJudge judge(cmd, scratch);
     service::ToolContext context;
-    context.suiteRoot = cmd.suite;
+    context.suiteRoot = cmd.judge.suite;
     context.scratchDir = scratch / "check";
     context.judge = &judge;
     service::McpServer server(service::makeTilecraftTools(context), TILECRAFT_VERSION);
@@ -107,12 +90,14 @@ void registerMcpCommand(CLI::App& app) {
                                      "A Model Context Protocol server on stdin/stdout (JSON-RPC, one message per "
                                      "line): tasks, program checks, judging, the language reference");
   auto cmd = std::make_shared<McpCommand>();
-  mcp->add_option("--suite", cmd->suite, "The task suite the tools list and judge on")->capture_default_str();
-  mcp->add_option("--cache", cmd->cacheDir,
+  mcp->add_option("--suite", cmd->judge.suite, "The task suite the tools list and judge on")->capture_default_str();
+  mcp->add_option("--cache", cmd->judge.cacheDir,
                   "Golden and program cache (default $TILECRAFT_CACHE or ~/.cache/tilecraft)");
-  mcp->add_option("--work", cmd->workDir, "Keep the judged solutions and runs here (default: a temporary folder)");
-  mcp->add_flag("--no-sandbox", cmd->noSandbox, "Run kernels without the sandbox (debugging only: docs/security.md)");
-  checkSeconds(mcp->add_option("--timeout", cmd->timeoutSeconds,
+  mcp->add_option("--work", cmd->judge.workDir,
+                  "Keep the judged solutions and runs here (default: a temporary folder)");
+  mcp->add_flag("--no-sandbox", cmd->judge.noSandbox,
+                "Run kernels without the sandbox (debugging only: docs/security.md)");
+  checkSeconds(mcp->add_option("--timeout", cmd->judge.timeoutSeconds,
                                fmt::format("Seconds one kernel run may take (at most {:g})", support::kMaxSeconds))
                    ->capture_default_str(),
                false);

@@ -6,6 +6,7 @@
 #include <iostream>
 #include <memory>
 
+#include "cli/flags.h"
 #include "cli/registry.h"
 #include "project/project_run.h"
 #include "runner/service.h"
@@ -20,8 +21,7 @@ struct ProjectCommand {
 
 int runProjectCommand(const ProjectCommand& cmd) {
   runner::ServiceOptions serviceOptions;
-  const char* include = ::getenv("TILECRAFT_EMU_INCLUDE");
-  serviceOptions.emuInclude = include != nullptr && *include != '\0' ? include : TILECRAFT_EMU_INCLUDE_DIR;
+  serviceOptions.emuInclude = emulatorIncludeDir();
   serviceOptions.sandbox = cmd.sandbox;
   std::unique_ptr<runner::BuildRunService> service = runner::startBuildRunService(serviceOptions, std::cerr);
   if (!service) return 2;

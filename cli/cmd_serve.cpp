@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "cli/flags.h"
+#include "cli/judge_setup.h"
 #include "cli/registry.h"
 #include "service/judge.h"
 #include "service/judge_env.h"
@@ -29,12 +30,7 @@ namespace fs = std::filesystem;
 
 struct ServeCommand {
   service::RewardServerOptions server;
-  std::string suite = "tasks";
-  std::string cacheDir;
-  std::string workDir;
-  bool noSandbox = false;
-  double timeoutSeconds = 60;
-  size_t verdictCache = 256;
+  JudgeFlags judge;
 };
 
 // The signal handler only writes a byte to this pipe (async-signal-safe); a thread reads it and stops the server.
@@ -46,25 +42,13 @@ extern "C" void onStopSignal(int signal) {
 }
 
 int runServe(ServeCommand& cmd) {
-  if (!fs::is_directory(cmd.suite)) {
-    std::cerr << fmt::format("error: --suite {}: no such folder (a task suite, e.g. tasks/)\n", cmd.suite);
+  if (!fs::is_directory(cmd.judge.suite)) {
+    std::cerr << fmt::format("error: --suite {}: no such folder (a task suite, e.g. tasks/)\n", cmd.judge.suite);
     return 2;
   }
-  service::JudgeEnvironmentOptions envOptions;
-  envOptions.cacheDir = cmd.cacheDir.empty() ? defaultCacheDir() : cmd.cacheDir;
-  envOptions.workDir = cmd.workDir;
-  const char* include = std::getenv("TILECRAFT_EMU_INCLUDE");
-  envOptions.emuInclude = include != nullptr && *include != '\0' ? include : TILECRAFT_EMU_INCLUDE_DIR;
-  envOptions.sandbox = !cmd.noSandbox;
-  std::unique_ptr<service::JudgeEnvironment> environment = service::startJudgeEnvironment(envOptions, std::cerr);
-  if (!environment) return 2;
-  service::HarnessJudgeOptions judgeOptions;
-  judgeOptions.suiteRoot = cmd.suite;
-  judgeOptions.workDir = environment->workDir();
-  judgeOptions.timeoutSeconds = cmd.timeoutSeconds;
-  judgeOptions.verdictCacheEntries = cmd.verdictCache;
-  service::HarnessJudge judge(judgeOptions, environment->env(), environment->arch());
-  service::RewardServer server(judge, cmd.server);
+  StartedJudge started = startJudge(cmd.judge, std::cerr);
+  if (!started.judge) return 2;
+  service::RewardServer server(*started.judge, cmd.server);
   std::string error;
   int port = server.bind(&error);
   if (port < 0) {
@@ -93,7 +77,7 @@ int runServe(ServeCommand& cmd) {
     }
   });
   std::cout << fmt::format("tilecraft serve: listening on http://{}:{} (workers {}, queue {}, suite {})\n",
-                           cmd.server.host, port, cmd.server.workers, cmd.server.queue, cmd.suite)
+                           cmd.server.host, port, cmd.server.workers, cmd.server.queue, cmd.judge.suite)
             << std::flush;
   server.run();
   finished = true;
@@ -128,17 +112,19 @@ void registerServeCommand(CLI::App& app) {
                  ->capture_default_str(),
              1024, 1 << 30, "bytes");
   checkCount(serve
-                 ->add_option("--verdict-cache", cmd->verdictCache,
+                 ->add_option("--verdict-cache", cmd->judge.verdictCache,
                               "Verdicts kept for repeated identical requests (0: judge every request)")
                  ->capture_default_str(),
              0, 1000000, "verdicts");
-  serve->add_option("--suite", cmd->suite, "The task suite requests name tasks in")->capture_default_str();
-  serve->add_option("--cache", cmd->cacheDir,
+  serve->add_option("--suite", cmd->judge.suite, "The task suite requests name tasks in")->capture_default_str();
+  serve->add_option("--cache", cmd->judge.cacheDir,
                     "Golden and program cache (default $TILECRAFT_CACHE or ~/.cache/tilecraft)");
-  serve->add_option("--work", cmd->workDir, "Keep the judged solutions and runs here (default: a temporary folder)");
-  serve->add_flag("--no-sandbox", cmd->noSandbox, "Run kernels without the sandbox (debugging only: docs/security.md)");
+  serve->add_option("--work", cmd->judge.workDir,
+                    "Keep the judged solutions and runs here (default: a temporary folder)");
+  serve->add_flag("--no-sandbox", cmd->judge.noSandbox,
+                  "Run kernels without the sandbox (debugging only: docs/security.md)");
   checkSeconds(serve
-                   ->add_option("--timeout", cmd->timeoutSeconds,
+                   ->add_option("--timeout", cmd->judge.timeoutSeconds,
                                 fmt::format("Seconds one kernel run may take (at most {:g})", support::kMaxSeconds))
                    ->capture_default_str(),
                false);

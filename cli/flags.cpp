@@ -64,4 +64,9 @@ std::string defaultCacheDir() {
   return ".tilecraft-cache";
 }
 
+std::string emulatorIncludeDir() {
+  const char* include = std::getenv("TILECRAFT_EMU_INCLUDE");
+  return include != nullptr && *include != '\0' ? include : TILECRAFT_EMU_INCLUDE_DIR;
+}
+
 }  // namespace tilecraft::cli

@@ -31,4 +31,8 @@ bool prepareOutputFolder(const char* flag, const std::string& path, std::ostream
 /// $XDG_CACHE_HOME/tilecraft, else ~/.cache/tilecraft, else .tilecraft-cache.
 std::string defaultCacheDir();
 
+/// The emulator's headers kernels build against: $TILECRAFT_EMU_INCLUDE (an installed copy, say), else this source
+/// tree's.
+std::string emulatorIncludeDir();
+
 }  // namespace tilecraft::cli

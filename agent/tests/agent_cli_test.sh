@@ -2,7 +2,8 @@
 # `tilecraft agent` end to end: a scripted OpenAI-compatible server on loopback plays a model that sends prose with
 # a kernel that does not compile, then the fix (with a reasoning field); the real compiler refuses the first, the
 # harness judges the second in its sandbox on the add task's cases. Then a 401 ends a sample with the message and
-# exit 1, and --resume runs only what is not finished.
+# exit 1, and --resume runs only what is not finished. (--target-limit 0: a correct kernel ends its sample; the
+# request to speed up a slow one is agent_tests'.)
 # Usage: agent_cli_test.sh TILECRAFT SCRIPTED_LLM_SERVER SOURCE_DIR
 set -u
 tilecraft=$1
@@ -39,19 +40,13 @@ endpoints:
     max_attempts: 1
 YAML
 
-"$server" --script "$work/script.jsonl" --log "$work/requests.jsonl" > "$work/server.out" 2> "$work/server.err" &
-server_pid=$!
-for _ in $(seq 100); do
-  grep -q listening "$work/server.out" 2>/dev/null && break
-  sleep 0.05
-done
-base=$(sed -n 's/^listening on \(http:.*\)$/\1/p' "$work/server.out")
-[ -n "$base" ] || { echo "FAIL: the scripted server did not start: $(cat "$work/server.err")"; exit 1; }
+. "$src/llm/tests/start_scripted_server.sh"
+start_scripted_server "$server" "$work/script.jsonl" "$work/requests.jsonl" "$work"
 export TILECRAFT_LLM_BASE_URL="$base"
 
 run() {
   "$tilecraft" agent "$src/tasks/level1/add" --config "$work/endpoints.yaml" --endpoint local \
-    --examples "$src/solutions" --rounds 3 --out "$work/out" --cache "$work/cache" "$@"
+    --examples "$src/solutions" --rounds 3 --target-limit 0 --out "$work/out" --cache "$work/cache" "$@"
 }
 
 # 1. Sample 0: the compile error goes back, the fix is judged correct. Sample 1: the 401 stops it, exit 1.

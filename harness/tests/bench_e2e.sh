@@ -44,7 +44,12 @@ done
 [ -s "$out/results.jsonl" ] || fail "no row after 60 s"
 kill -9 -- "-$pid" 2>/dev/null || kill -9 "$pid"
 wait "$pid" 2>/dev/null || true
-sleep 0.5
+# The sandboxes die with their parent (bwrap --die-with-parent, then their PID namespace); on a loaded machine
+# that takes a moment, so poll for up to 10 s before calling anything a survivor.
+for _ in $(seq 1 100); do
+  pgrep -f -- "$out" > /dev/null || pgrep -f "cache-killed" > /dev/null || break
+  sleep 0.1
+done
 if pgrep -f -- "$out" > /dev/null || pgrep -f "cache-killed" > /dev/null; then
   pgrep -af -- "$out" >&2 || true
   fail "processes of the killed run are still alive"

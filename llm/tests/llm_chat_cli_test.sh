@@ -10,15 +10,10 @@ work=$(mktemp -d)
 failed=0
 fail() { echo "FAIL: $*"; failed=1; }
 
-"$server" --script "$data/chat_script.jsonl" --log "$work/requests.jsonl" > "$work/server.out" 2> "$work/server.err" &
-server_pid=$!
-trap 'kill $server_pid 2>/dev/null; rm -rf "$work"' EXIT
-for _ in $(seq 100); do
-  grep -q listening "$work/server.out" 2>/dev/null && break
-  sleep 0.05
-done
-base=$(sed -n 's/^listening on \(http:.*\)$/\1/p' "$work/server.out")
-[ -n "$base" ] || { echo "FAIL: the scripted server did not start: $(cat "$work/server.err")"; exit 1; }
+server_pid=
+trap '[ -n "$server_pid" ] && kill $server_pid 2>/dev/null; rm -rf "$work"' EXIT
+. "$(dirname "$0")/start_scripted_server.sh"
+start_scripted_server "$server" "$data/chat_script.jsonl" "$work/requests.jsonl" "$work"
 export TILECRAFT_LLM_BASE_URL="$base" LLM_TEST_KEY=sk-cli-test
 unset LLM_TEST_UNSET_KEY TILECRAFT_LLM_MODEL TILECRAFT_LLM_API_KEY_ENV
 
