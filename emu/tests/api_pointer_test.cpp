@@ -16,6 +16,9 @@ using BinaryOp = void(const LocalTensor<T>&, const LocalTensor<T>&, const LocalT
 template <typename T>
 using UnaryOp = void(const LocalTensor<T>&, const LocalTensor<T>&, const int32_t&);
 template <typename T>
+using BinaryLevel0Op = void(const LocalTensor<T>&, const LocalTensor<T>&, const LocalTensor<T>&, uint64_t, uint8_t,
+                            const BinaryRepeatParams&);
+template <typename T>
 using MathOp = void(const LocalTensor<T>&, const LocalTensor<T>&, const uint32_t);
 
 template <ScalarOp<float>* op>
@@ -47,6 +50,9 @@ TEST_F(ApiPointerTest, ApisConvertToCannsFunctionTypes) {
   UnaryOp<float>* exp = Exp<float>;
   exp(c, b, 64);
   EXPECT_NEAR(read(3), 7.389056f, 1e-5f);
+  BinaryLevel0Op<float>* sub = Sub;
+  sub(c, a, b, 64, 1, {1, 1, 1, 8, 8, 8});
+  EXPECT_EQ(read(10), 3.0f);
   MathOp<float>* cos = Cos<float, false>;
   cos(c, b, 64);
   EXPECT_NEAR(read(0), -0.4161468f, 1e-4f);

@@ -240,6 +240,12 @@ inline void unaryLevel2(const char* api, const AscendC::LocalTensor<T>& dst, con
     tcemu::vec::binaryLevel0<tcemu::vec::OP, tcemu::vec::MASK_TYPES>(                                                  \
         #NAME, dstLocal, src0Local, src1Local, tcemu::vec::Mask::of<isSetMask>(mask), repeatTimes, repeatParams, loc); \
   }                                                                                                                    \
+  template <typename T, bool isSetMask = true, TCEMU_NO_LOC_PACK>                                                      \
+  __aicore__ inline void NAME(const LocalTensor<T>& dstLocal, const LocalTensor<T>& src0Local,                         \
+                              const LocalTensor<T>& src1Local, uint64_t mask, const uint8_t repeatTimes,               \
+                              const BinaryRepeatParams& repeatParams, NoLoc...) {                                      \
+    NAME<T, isSetMask>(dstLocal, src0Local, src1Local, mask, repeatTimes, repeatParams, tcemu::SrcLoc::current());     \
+  }                                                                                                                    \
   template <typename T>                                                                                                \
   __aicore__ inline void NAME(const LocalTensor<T>& dstLocal, const LocalTensor<T>& src0Local,                         \
                               const LocalTensor<T>& src1Local, const int32_t& calCount,                                \
