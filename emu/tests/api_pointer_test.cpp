@@ -56,6 +56,9 @@ TEST_F(ApiPointerTest, ApisConvertToCannsFunctionTypes) {
   MathOp<float>* cos = Cos<float, false>;
   cos(c, b, 64);
   EXPECT_NEAR(read(0), -0.4161468f, 1e-4f);
+  MathOp<float>* tanh = Tanh<float, false>;
+  tanh(c, b, 64);
+  EXPECT_NEAR(read(0), 0.9640276f, 1e-4f);
   pipe.Destroy();
 }
 
