@@ -116,12 +116,27 @@ int reportRun(const char* what, const runner::RunResult& run, const ProjectLayou
   return run.exitCode == 2 ? 2 : 1;
 }
 
+// One tensor the kernel sees: a plain argument, or the `index`-th element of a tensor-list (dynamic) one.
 struct Buffer {
   std::string name;
   dsl::DType dtype = dsl::DType::F32;
   std::vector<int64_t> shape;
   bool isOutput = false;
+  int index = -1;
+  std::string label() const { return index < 0 ? name : fmt::format("{}[{}]", name, index); }
+  std::string fileName() const { return index < 0 ? name + ".npy" : fmt::format("{}_{}.npy", name, index); }
 };
+
+// The files of a NAME=FILE spec: a dynamic (tensor-list) parameter takes FILE,FILE,... (one per element).
+std::vector<std::string> specFiles(const std::string& value, bool list) {
+  std::vector<std::string> files;
+  if (!list) return {value};
+  size_t from = 0;
+  for (size_t comma; (comma = value.find(',', from)) != std::string::npos; from = comma + 1)
+    files.push_back(value.substr(from, comma - from));
+  files.push_back(value.substr(from));
+  return files;
+}
 
 }  // namespace
 
@@ -345,8 +360,23 @@ class ProjectRun {
     return s;
   }
 
+  // The tensors of one --in or --expect spec; false after reporting why not.
+  bool readList(const char* flag, const std::string& name, const std::string& value, bool list,
+                std::vector<interp::HostTensor>& tensors) {
+    for (const std::string& file : specFiles(value, list)) {
+      if (file.empty()) {
+        err_ << fmt::format("error: {} {}: an empty file name in '{}' (a tensor list is FILE,FILE,...)\n", flag, name,
+                            value);
+        return false;
+      }
+      auto tensor = readNpy(flag, name, file);
+      if (!tensor) return false;
+      tensors.push_back(*tensor);
+    }
+    return true;
+  }
   int readInputs() {
-    inputs_.assign(info_.inputs.size(), std::nullopt);
+    inputs_.assign(info_.inputs.size(), {});
     for (const std::string& spec : options_.inputs) {
       std::string name, file;
       if (!splitSpec(spec, name, file)) return usage(fmt::format("error: --in takes NAME=FILE.npy, got '{}'", spec));
@@ -355,12 +385,16 @@ class ProjectRun {
         return usage(fmt::format("error: --in {}: {} has no input '{}' (its inputs: {})", name, info_.type, name,
                                  names(info_.inputs)));
       }
-      auto tensor = readNpy("--in", name, file);
-      if (!tensor) return 2;
-      inputs_[static_cast<size_t>(i)] = *tensor;
+      auto& tensors = inputs_[static_cast<size_t>(i)];
+      tensors.clear();
+      if (!readList("--in", name, file, info_.inputs[static_cast<size_t>(i)].option == "dynamic", tensors)) return 2;
     }
     for (size_t i = 0; i < inputs_.size(); ++i) {
-      if (!inputs_[i] && info_.inputs[i].option == "required") {
+      if (info_.inputs[i].option == "dynamic" && inputs_[i].empty()) {
+        return usage(fmt::format("error: input '{}' of {} is a tensor list with no data: pass --in {}=FILE.npy,...",
+                                 info_.inputs[i].name, info_.type, info_.inputs[i].name));
+      }
+      if (inputs_[i].empty() && info_.inputs[i].option == "required") {
         return usage(fmt::format("error: input '{}' of {} has no data: pass --in {}=FILE.npy", info_.inputs[i].name,
                                  info_.type, info_.inputs[i].name));
       }
@@ -373,10 +407,12 @@ class ProjectRun {
         return usage(fmt::format("error: --expect {}: {} has no output or input '{}' (its outputs: {})", name,
                                  info_.type, name, names(info_.outputs)));
       }
-      auto tensor = readNpy("--expect", name, file);
-      if (!tensor) return 2;
       int o = indexOf(info_.outputs, name);
-      expects_.emplace(o >= 0 ? info_.outputs[static_cast<size_t>(o)].name : name, *tensor);
+      int i = indexOf(info_.inputs, name);
+      const ParamInfo& param = o >= 0 ? info_.outputs[static_cast<size_t>(o)] : info_.inputs[static_cast<size_t>(i)];
+      std::vector<interp::HostTensor> tensors;
+      if (!readList("--expect", name, file, param.option == "dynamic", tensors)) return 2;
+      expects_[o >= 0 ? param.name : name] = tensors;
     }
     for (const std::string& spec : options_.attrs) {
       std::string name, value;
@@ -414,10 +450,9 @@ class ProjectRun {
     for (size_t c = 0; c < columns; ++c) {
       bool fits = true;
       for (size_t i = 0; i < inputs_.size(); ++i) {
-        if (!inputs_[i]) continue;
         const auto& types = info_.inputs[i].dtypes;
         int want = types.empty() ? -1 : types[std::min(c, types.size() - 1)];
-        fits = fits && geTypeOf(inputs_[i]->dtype) == want;
+        for (const interp::HostTensor& t : inputs_[i]) fits = fits && geTypeOf(t.dtype) == want;
       }
       if (fits) {
         column_ = c;
@@ -426,9 +461,11 @@ class ProjectRun {
     }
     std::string given, accepted;
     for (size_t i = 0; i < inputs_.size(); ++i) {
-      if (inputs_[i])
-        given +=
-            fmt::format("{}{} {}", given.empty() ? "" : ", ", info_.inputs[i].name, dsl::dtypeName(inputs_[i]->dtype));
+      for (size_t k = 0; k < inputs_[i].size(); ++k) {
+        std::string name =
+            info_.inputs[i].option == "dynamic" ? fmt::format("{}[{}]", info_.inputs[i].name, k) : info_.inputs[i].name;
+        given += fmt::format("{}{} {}", given.empty() ? "" : ", ", name, dsl::dtypeName(inputs_[i][k].dtype));
+      }
     }
     for (size_t c = 0; c < columns; ++c) {
       std::string combo;
@@ -452,25 +489,32 @@ class ProjectRun {
     std::string caseText;
     fs::path dir = work_.root / "host";
     for (size_t i = 0; i < inputs_.size(); ++i) {
-      if (!inputs_[i]) {
-        caseText += fmt::format("input {} - 0\n", info_.inputs[i].dtypes.empty() ? 0 : info_.inputs[i].dtypes[0]);
+      if (inputs_[i].empty()) {
+        caseText += fmt::format("input {} {} - 0\n", i, info_.inputs[i].dtypes.empty() ? 0 : info_.inputs[i].dtypes[0]);
         continue;
       }
-      std::string file = fmt::format("in{}.bin", i);
-      if (!writeOrSay(dir / file, toBytes(*inputs_[i]), err_)) return 1;
-      caseText += fmt::format("input {} {} {}", *geTypeOf(inputs_[i]->dtype), file, inputs_[i]->shape.size());
-      for (int64_t d : inputs_[i]->shape) caseText += fmt::format(" {}", d);
-      caseText += '\n';
+      for (size_t k = 0; k < inputs_[i].size(); ++k) {
+        const interp::HostTensor& t = inputs_[i][k];
+        std::string file = fmt::format("in{}_{}.bin", i, k);
+        if (!writeOrSay(dir / file, toBytes(t), err_)) return 1;
+        caseText += fmt::format("input {} {} {} {}", i, *geTypeOf(t.dtype), file, t.shape.size());
+        for (int64_t d : t.shape) caseText += fmt::format(" {}", d);
+        caseText += '\n';
+      }
     }
+    countOutputs();
     for (size_t o = 0; o < info_.outputs.size(); ++o) {
       auto expect = expects_.find(info_.outputs[o].name);
-      if (expect == expects_.end()) {
-        caseText += fmt::format("output {} -1\n", outputType(o));
-        continue;
+      for (size_t k = 0; k < outputCounts_[o]; ++k) {
+        if (expect == expects_.end()) {
+          caseText += fmt::format("output {} {} -1\n", o, outputType(o));
+          continue;
+        }
+        const interp::HostTensor& want = expect->second[k];
+        caseText += fmt::format("output {} {} {}", o, outputType(o), want.shape.size());
+        for (int64_t d : want.shape) caseText += fmt::format(" {}", d);
+        caseText += '\n';
       }
-      caseText += fmt::format("output {} {}", outputType(o), expect->second.shape.size());
-      for (int64_t d : expect->second.shape) caseText += fmt::format(" {}", d);
-      caseText += '\n';
     }
     for (const auto& [index, value] : attrs_) caseText += fmt::format("attr {} {}\n", index, value);
     if (!writeOrSay(dir / "case.txt", caseText, err_)) return 1;
@@ -484,12 +528,20 @@ class ProjectRun {
       return 1;
     }
     host_ = *host;
+    size_t instances = 0;
+    for (size_t n : outputCounts_) instances += n;
+    if (host_.outputTypes.size() != instances) {
+      err_ << fmt::format("error: the host program reported {} output tensors, {} expected\n", host_.outputTypes.size(),
+                          instances);
+      return 1;
+    }
     uint64_t workspace = 0;
     for (uint64_t w : host_.workspaces) workspace += w;
     out_ << fmt::format("host: block dim {}, tiling key {}, tiling data {} bytes, workspace {} bytes\n", host_.blockDim,
                         host_.tilingKey, host_.tilingData.size(), workspace);
-    for (size_t o = 0; o < info_.outputs.size(); ++o) {
-      GeType type = geType(host_.outputTypes[o]);
+    for (size_t o = 0, k = 0; o < info_.outputs.size(); k += outputCounts_[o], ++o) {
+      if (outputCounts_[o] == 0) continue;
+      GeType type = geType(host_.outputTypes[k]);
       if (!type.dtype) {
         err_ << fmt::format("error: output '{}' of {} is {}, which .npy files here cannot hold\n",
                             info_.outputs[o].name, info_.type, type.name);
@@ -503,6 +555,25 @@ class ProjectRun {
       }
     }
     return 0;
+  }
+
+  // How many tensors each output has: one, or for a tensor list the --expect list's length, else the length of the
+  // first tensor-list input (a Foreach operator's rule).
+  void countOutputs() {
+    size_t listLength = 1;
+    for (size_t i = 0; i < inputs_.size(); ++i) {
+      if (info_.inputs[i].option == "dynamic") {
+        listLength = inputs_[i].size();
+        break;
+      }
+    }
+    outputCounts_.assign(info_.outputs.size(), 1);
+    for (size_t o = 0; o < info_.outputs.size(); ++o) {
+      auto expect = expects_.find(info_.outputs[o].name);
+      if (info_.outputs[o].option == "dynamic") {
+        outputCounts_[o] = expect != expects_.end() ? expect->second.size() : listLength;
+      }
+    }
   }
 
   int runKernel() {
@@ -526,12 +597,12 @@ class ProjectRun {
     request.includeDirs = {(fs::path(layout_.absDir) / "op_kernel").string()};
     request.warnings = false;
     for (size_t i = 0; i < info_.inputs.size(); ++i) {
-      int t =
-          inputs_[i] ? *geTypeOf(inputs_[i]->dtype) : (info_.inputs[i].dtypes.empty() ? 0 : info_.inputs[i].dtypes[0]);
+      int t = !inputs_[i].empty() ? *geTypeOf(inputs_[i][0].dtype)
+                                  : (info_.inputs[i].dtypes.empty() ? 0 : info_.inputs[i].dtypes[0]);
       addTypeDefines(request, info_.inputs[i].name, t);
     }
-    for (size_t o = 0; o < info_.outputs.size(); ++o)
-      addTypeDefines(request, info_.outputs[o].name, host_.outputTypes[o]);
+    for (size_t o = 0, k = 0; o < info_.outputs.size(); k += outputCounts_[o], ++o)
+      addTypeDefines(request, info_.outputs[o].name, outputCounts_[o] ? host_.outputTypes[k] : outputType(o));
     runner::BuildResult built = service_.build(request);
     if (!built.ok) {
       err_ << userPaths(built.diagnostics, layout_);
@@ -550,15 +621,26 @@ class ProjectRun {
     run.args = {kernelMode(kernelText.value_or("")), std::to_string(host_.blockDim), std::to_string(host_.tilingKey),
                 "tiling.bin", std::to_string(workspace)};
     for (size_t i = 0; i < info_.inputs.size(); ++i) {
-      Buffer b{info_.inputs[i].name, inputs_[i] ? inputs_[i]->dtype : dsl::DType::F32,
-               inputs_[i] ? inputs_[i]->shape : std::vector<int64_t>{0}, false};
-      std::string file = fmt::format("in{}.bin", i);
-      if (inputs_[i] && !writeOrSay(runDir / file, toBytes(*inputs_[i]), err_)) return 1;
-      addBuffer(run, b, inputs_[i] ? file : "-");
+      bool list = info_.inputs[i].option == "dynamic";
+      if (list) run.args.insert(run.args.end(), {"list", std::to_string(inputs_[i].size())});
+      if (inputs_[i].empty()) addBuffer(run, Buffer{info_.inputs[i].name, dsl::DType::F32, {0}, false}, "-", false);
+      for (size_t k = 0; k < inputs_[i].size(); ++k) {
+        const interp::HostTensor& t = inputs_[i][k];
+        std::string file = fmt::format("in{}_{}.bin", i, k);
+        if (!writeOrSay(runDir / file, toBytes(t), err_)) return 1;
+        addBuffer(run, Buffer{info_.inputs[i].name, t.dtype, t.shape, false, list ? static_cast<int>(k) : -1}, file,
+                  list);
+      }
     }
-    for (size_t o = 0; o < info_.outputs.size(); ++o) {
-      addBuffer(run, Buffer{info_.outputs[o].name, *geType(host_.outputTypes[o]).dtype, host_.outputShapes[o], true},
-                "-");
+    for (size_t o = 0, k = 0; o < info_.outputs.size(); ++o) {
+      bool list = info_.outputs[o].option == "dynamic";
+      if (list) run.args.insert(run.args.end(), {"list", std::to_string(outputCounts_[o])});
+      for (size_t e = 0; e < outputCounts_[o]; ++e, ++k) {
+        addBuffer(run,
+                  Buffer{info_.outputs[o].name, *geType(host_.outputTypes[k]).dtype, host_.outputShapes[k], true,
+                         list ? static_cast<int>(e) : -1},
+                  "-", list);
+      }
     }
     runner::RunResult result = service_.run(run);
     if (!result.out.empty()) out_ << result.out << (result.out.back() == '\n' ? "" : "\n");
@@ -574,12 +656,18 @@ class ProjectRun {
     request.defines.push_back(fmt::format("DTYPE_{}={}", upper, geType(type).kernelType));
   }
 
-  void addBuffer(runner::RunRequest& run, const Buffer& b, const std::string& in) {
+  // A tensor argument is `IN|- OUT BYTES`; a tensor-list element adds its shape (`RANK DIMS...`) for the list's
+  // descriptor (emu/project_launch.h).
+  void addBuffer(runner::RunRequest& run, const Buffer& b, const std::string& in, bool listElement) {
     int64_t elements = 1;
     for (int64_t d : b.shape) elements *= d;
     std::string outFile = fmt::format("out{}.bin", buffers_.size());
     run.args.insert(run.args.end(),
                     {in, outFile, std::to_string(elements * static_cast<int64_t>(elementBytes(b.dtype)))});
+    if (listElement) {
+      run.args.push_back(std::to_string(b.shape.size()));
+      for (int64_t d : b.shape) run.args.push_back(std::to_string(d));
+    }
     buffers_.push_back(b);
   }
 
@@ -593,16 +681,20 @@ class ProjectRun {
       if (!wanted) continue;
       std::string bytes = support::readFile(runDir / fmt::format("out{}.bin", k)).value_or("");
       interp::HostTensor got = fromBytes(bytes, b.dtype, b.shape);
-      std::string line = fmt::format("  {}: {}{}", b.name, dsl::dtypeName(b.dtype), shapeText(b.shape));
+      std::string line = fmt::format("  {}: {}{}", b.label(), dsl::dtypeName(b.dtype), shapeText(b.shape));
       if (!options_.outDir.empty()) {
-        fs::path file = fs::path(options_.outDir) / (b.name + ".npy");
+        fs::path file = fs::path(options_.outDir) / b.fileName();
         if (!writeOrSay(file, interp::encodeNpy(got), err_)) return 1;
         line += " -> " + file.string();
       }
       auto expect = expects_.find(b.name);
-      if (expect != expects_.end()) {
+      size_t element = b.index < 0 ? 0 : static_cast<size_t>(b.index);
+      if (expect != expects_.end() && element >= expect->second.size()) {
+        line += fmt::format(", MISMATCH: --expect {} gives {} tensors", b.name, expect->second.size());
+        allMatch = false;
+      } else if (expect != expects_.end()) {
         // A reference of another dtype (a golden computed in int32 for a bool output) is compared by value.
-        interp::HostTensor want = expect->second;
+        interp::HostTensor want = expect->second[element];
         want.dtype = b.dtype;
         interp::CompareResult c = interp::compare(want, got, interp::Tolerance::forDType(b.dtype));
         line += c.pass ? fmt::format(", matches (max rel error {:.2g})", c.maxRelError)
@@ -624,8 +716,9 @@ class ProjectRun {
   std::string hostProgram_;
   OperatorInfo info_;
   std::string entry_;
-  std::vector<std::optional<interp::HostTensor>> inputs_;
-  std::map<std::string, interp::HostTensor> expects_;
+  std::vector<std::vector<interp::HostTensor>> inputs_;  // per input: its tensors (none when absent)
+  std::map<std::string, std::vector<interp::HostTensor>> expects_;
+  std::vector<size_t> outputCounts_;
   std::map<size_t, std::string> attrs_;
   size_t column_ = 0;
   HostResult host_;

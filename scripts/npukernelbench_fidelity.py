@@ -9,7 +9,9 @@ are the OpDef's inputs (tensors, in order) and attributes (everything else, in o
 `tilecraft project run ANSWER --in #i=... --attr #j=... --expect #k=...` and each task is classified:
 pass, mismatch (a discrepancy to investigate), host-api (op_host does not build: the first error), emulator-api
 (the kernel does not build), check (an emulator or host check failed), usage, golden (the reference cannot run on
-the CPU), unsupported (tensor-list inputs: msopgen DYNAMIC inputs are not modelled), timeout.
+the CPU), unsupported (an input no .npy here holds), timeout. A list of tensors (an msopgen DYNAMIC parameter) is
+passed as `--in #i=a.npy,b.npy,...`; a golden that is a list is one tensor-list output, a tuple one output per
+element (each a tensor or a list).
 
 Needs python3 with torch (Debian's python3-torch) and numpy.
   scripts/npukernelbench_fidelity.py NKB/tasks --tilecraft build/cli/tilecraft --levels level1 level2 \
@@ -53,6 +55,24 @@ def stub_npu_modules():
         sys.modules.setdefault(name, types.ModuleType(name))
     sys.modules['torch_npu.contrib'].transfer_to_npu = sys.modules['torch_npu.contrib.transfer_to_npu']
     sys.modules['torch_npu'].contrib = sys.modules['torch_npu.contrib']
+
+
+
+def stub_framework(root):
+    """framework.utils (imported by some prepare_inputs.py for its precision check, never for inputs) when the
+    checkout has no framework/ folder: calling it is an error."""
+    if os.path.isdir(os.path.join(root, 'framework')) or 'framework' in sys.modules:
+        return
+
+    def check_precision(*args, **kwargs):
+        raise NotImplementedError('framework.utils.check_precision: not in this NPUKernelBench checkout')
+    framework = types.ModuleType('framework')
+    framework.__path__ = []
+    utils = types.ModuleType('framework.utils')
+    utils.check_precision = check_precision
+    framework.utils = utils
+    sys.modules['framework'] = framework
+    sys.modules['framework.utils'] = utils
 
 
 def load(path, name):
@@ -117,6 +137,10 @@ def classify(status, out, err):
     return 'failed', first
 
 
+def is_tensor_list(value):
+    return isinstance(value, (list, tuple)) and value and all(isinstance(t, torch.Tensor) for t in value)
+
+
 def typed(value):
     """A test_cases.csv cell as pandas.read_csv reads it (NPUKernelBench's framework does): int, float, bool, str."""
     for convert in (int, float):
@@ -136,7 +160,9 @@ def run_task(task, args):
     recorder = Recorder()  # before module.py, which may import kernel_gen_ops at its top
     sys.modules['kernel_gen_ops'] = recorder
     sys.path.insert(0, validation)
-    sys.path.insert(1, os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(task)))))  # framework/
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(task))))
+    sys.path.insert(1, root)  # framework/
+    stub_framework(root)
     argv, sys.argv = sys.argv, sys.argv[:1]  # framework/ parses the command line when imported
     try:
         prep = load(os.path.join(validation, 'prepare_inputs.py'), 'prepare_inputs_' + os.path.basename(task))
@@ -168,16 +194,20 @@ def run_task(task, args):
             results.append(('golden', 'ModelNew made no kernel_gen_ops call'))
             continue
         call_args = recorder.calls[0][1]
-        if any(isinstance(a, (list, tuple)) and a and isinstance(a[0], torch.Tensor) for a in call_args):
-            results.append(('unsupported', 'tensor-list input (msopgen DYNAMIC)'))
-            continue
-        outs = list(golden) if isinstance(golden, (list, tuple)) else [golden]
+        outs = [golden] if isinstance(golden, list) or not isinstance(golden, tuple) else list(golden)
         with tempfile.TemporaryDirectory(prefix='nkb-') as tmp:
             cmd = [args.tilecraft, 'project', 'run', answer, '--timeout', str(args.timeout)]
             tensors = attrs = 0
             try:
                 for a in call_args:
-                    if isinstance(a, torch.Tensor):
+                    if is_tensor_list(a):
+                        paths = []
+                        for k, t in enumerate(a):
+                            paths.append(os.path.join(tmp, f'in{tensors}_{k}.npy'))
+                            save_npy(paths[-1], t)
+                        cmd += ['--in', f'#{tensors}=' + ','.join(paths)]
+                        tensors += 1
+                    elif isinstance(a, torch.Tensor):
                         path = os.path.join(tmp, f'in{tensors}.npy')
                         save_npy(path, a)
                         cmd += ['--in', f'#{tensors}={path}']
@@ -189,9 +219,16 @@ def run_task(task, args):
                     else:
                         attrs += 1
                 for k, o in enumerate(outs):
-                    if isinstance(o, torch.Tensor):
+                    if is_tensor_list(o):
+                        paths = []
+                        for e, t in enumerate(o):
+                            paths.append(os.path.join(tmp, f'out{k}_{e}.npy'))
+                            save_npy(paths[-1], t)
+                        cmd += ['--expect', f'#{k}=' + ','.join(paths)]
+                    elif isinstance(o, torch.Tensor):
                         path = os.path.join(tmp, f'out{k}.npy')
-                        save_npy(path, o)
+                        # A 0-dim golden (torch.tensor(flag)) is the one-element output an OpDef declares as [1].
+                        save_npy(path, o.reshape(1) if o.dim() == 0 else o)
                         cmd += ['--expect', f'#{k}={path}']
             except ValueError as e:
                 results.append(('unsupported', str(e)))

@@ -5,5 +5,5 @@
 #   CANN_ROOT=/opt/Ascend/ascend-toolkit/8.1.RC1 scripts/referee_host.sh project/tests/host_probes/op_def.cpp
 set -euo pipefail
 : "${CANN_ROOT:?set CANN_ROOT to a CANN toolkit folder (the one holding aarch64-linux/)}"
-exec g++ -std=c++17 -fsyntax-only -I "$CANN_ROOT/aarch64-linux/include" \
+exec g++ -std=c++17 -fsyntax-only -I "$CANN_ROOT/aarch64-linux/include" -I "$CANN_ROOT/aarch64-linux/include/experiment/platform" \
   -I "$CANN_ROOT/aarch64-linux/ascendc/include/highlevel_api" "$@"

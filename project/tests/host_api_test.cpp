@@ -4,9 +4,11 @@
 
 #include <cstring>
 
+#include "emu/host_driver.h"
 #include "exe_graph/runtime/tiling_context.h"
 #include "register/op_def_registry.h"
 #include "register/tilingdata_base.h"
+#include "tiling/platform/platform_ascendc.h"
 
 namespace optiling {
 BEGIN_TILING_DATA_DEF(ProbeInner)
@@ -120,6 +122,58 @@ TEST(HostApi, TilingContextReadsTheCallAndRecordsWhatTilingSets) {
   EXPECT_EQ(call.blockDim, 8u);
   EXPECT_EQ(call.tilingKey, 3u);
   EXPECT_EQ(call.workspaces, (std::vector<size_t>{0, 99}));
+}
+
+// A call of (x: DYNAMIC with 3 tensors, bias: REQUIRED, y: DYNAMIC with none): the flat instance list is x[0..2],
+// bias; IR-indexed queries map through the instance records, as CANN's do.
+TEST(HostApi, DynamicInputsAreInstancesInIrOrder) {
+  tcemu::host::OpCall call;
+  call.opType = "ListOp";
+  for (int64_t n : {3, 5, 7, 1}) {
+    call.inputShapes.push_back(gert::StorageShape({n}, {n}));
+    call.inputTensors.emplace_back(call.inputShapes.back(), gert::StorageFormat(), ge::DT_FLOAT);
+    call.inputDescs.emplace_back(n == 1 ? ge::DT_INT32 : ge::DT_FLOAT, gert::StorageFormat());
+  }
+  call.inputInstances = tcemu::host::instancesOf({0, 0, 0, 1}, 3);
+  call.outputShapes.resize(2);
+  call.outputDescs.resize(2);
+  call.outputInstances = tcemu::host::instancesOf({0, 0}, 1);
+  gert::TilingContext tiling(&call);
+  EXPECT_EQ(tiling.GetDynamicInputShape(0, 2)->GetStorageShape().GetDim(0), 7);
+  EXPECT_EQ(tiling.GetDynamicInputShape(0, 3), nullptr);
+  EXPECT_EQ(tiling.GetDynamicInputTensor(0, 1)->GetStorageShape().GetDim(0), 5);
+  EXPECT_EQ(tiling.GetRequiredInputShape(1)->GetStorageShape().GetDim(0), 1);
+  EXPECT_EQ(tiling.GetInputShape(3)->GetStorageShape().GetDim(0), 1);  // the flat index
+  EXPECT_EQ(tiling.GetRequiredInputDesc(1)->GetDataType(), ge::DT_INT32);
+  EXPECT_EQ(tiling.GetDynamicInputShape(2, 0), nullptr);
+  const gert::ComputeNodeInfo* node = tiling.GetComputeNodeInfo();
+  EXPECT_EQ(node->GetIrInputsNum(), 3u);
+  EXPECT_EQ(node->GetInputsNum(), 4u);
+  EXPECT_EQ(node->GetInputInstanceInfo(0)->GetInstanceNum(), 3u);
+  EXPECT_EQ(node->GetInputInstanceInfo(1)->GetInstanceStart(), 3u);
+  EXPECT_EQ(node->GetInputInstanceInfo(2)->GetInstanceNum(), 0u);
+  EXPECT_EQ(node->GetInputInstanceInfo(2)->GetInstanceStart(), 4u);
+  EXPECT_EQ(node->GetInputInstanceInfo(3), nullptr);
+  EXPECT_EQ(node->GetOutputInstanceInfo(0)->GetInstanceNum(), 2u);
+  EXPECT_EQ(node->GetInputTdInfo(3)->GetDataType(), ge::DT_INT32);
+  gert::InferShapeContext infer(&call);
+  EXPECT_EQ(infer.GetDynamicInputShape(0, 1)->GetDim(0), 5);
+  EXPECT_EQ(infer.GetDynamicInputShape(0, 3), nullptr);
+  EXPECT_NE(infer.GetOutputShape(1), nullptr);
+  gert::InferDataTypeContext types(&call);
+  EXPECT_EQ(types.GetDynamicInputDataType(0, 2), ge::DT_FLOAT);
+  EXPECT_EQ(types.GetRequiredInputDataType(1), ge::DT_INT32);
+  EXPECT_EQ(types.GetDynamicInputDataType(2, 0), ge::DT_UNDEFINED);
+}
+
+TEST(HostApi, PlatFormInfosAnswersForThe910B2) {
+  fe::PlatFormInfos infos;
+  uint64_t ub = 0, l1 = 0;
+  infos.GetLocalMemSize(fe::LocalMemType::UB, ub);
+  infos.GetLocalMemSize(fe::LocalMemType::L1, l1);
+  EXPECT_EQ(ub, 192u * 1024);
+  EXPECT_EQ(l1, 512u * 1024);
+  EXPECT_EQ(infos.GetCoreNum(), platform_ascendc::PlatformAscendC(&infos).GetCoreNum());
 }
 
 TEST(HostApi, TilingDataSetDataSizeBeyondCapacityNamesTheCall) {

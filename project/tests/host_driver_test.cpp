@@ -94,7 +94,7 @@ TEST(HostDriver, DescribeWritesTheSignatureAndTheTilingLayout) {
 
 TEST(HostDriver, CaseRunsInferShapeAndTheImplRegisteredTiling) {
   std::string path = (std::filesystem::temp_directory_path() / "tilecraft-host-driver-case.txt").string();
-  std::ofstream(path) << "input 1 - 2 3 4\noutput 1 -1\nattr 0 2.5\n";
+  std::ofstream(path) << "input 0 1 - 2 3 4\noutput 0 1 -1\nattr 0 2.5\n";
   std::ostringstream out;
   EXPECT_EQ(tcemu::host::runCase(path, out), 0);
   std::remove(path.c_str());

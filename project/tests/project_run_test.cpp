@@ -220,5 +220,58 @@ TEST_F(ProjectRunTest, HostProblemsBeforeAnyCase) {
       << err_.str();
 }
 
+// Tensor lists (msopgen DYNAMIC) in and out: the list_axpy project checks the instance records, the ListTensorDesc
+// and raw readings of the GM layout, and the per-tensor shapes (a wrong one leaves its output unwritten).
+class ListProjectTest : public ProjectRunTest {
+ protected:
+  std::string list_ = std::string(TILECRAFT_SOURCE_DIR) + "/project/tests/data/list_axpy";
+  interp::HostTensor filled(std::vector<int64_t> shape, double scale) {
+    interp::HostTensor t = interp::HostTensor::zeros(dsl::DType::F32, shape);
+    for (size_t i = 0; i < t.data.size(); ++i) t.data[i] = (static_cast<double>(i) - 20) * scale;
+    return t;
+  }
+};
+
+TEST_F(ListProjectTest, ListInputsAndAListOutputRunThroughTheSandbox) {
+  std::vector<std::vector<int64_t>> shapes = {{5}, {2, 33}, {7, 1, 3}};
+  std::string xs, ys, zs, wrong;
+  interp::HostTensor bias = interp::HostTensor::zeros(dsl::DType::F32, {1});
+  bias.data[0] = 0.25;
+  for (size_t k = 0; k < shapes.size(); ++k) {
+    interp::HostTensor x = filled(shapes[k], 1), y = filled(shapes[k], -0.5 * static_cast<double>(k + 1)), z = x;
+    for (size_t i = 0; i < z.data.size(); ++i) z.data[i] = x.data[i] + 2.0 * y.data[i] + 0.25;
+    std::string sep = k ? "," : "";
+    xs += sep + writeNpy("x" + std::to_string(k) + ".npy", x);
+    ys += sep + writeNpy("y" + std::to_string(k) + ".npy", y);
+    zs += sep + writeNpy("z" + std::to_string(k) + ".npy", z);
+    z.data[0] += k == 2 ? 1.0 : 0.0;
+    wrong += sep + writeNpy("w" + std::to_string(k) + ".npy", z);
+  }
+  std::string b = writeNpy("bias.npy", bias);
+  EXPECT_EQ(
+      run({list_, {"x=" + xs, "bias=" + b, "y=" + ys}, {"alpha=2"}, {"z=" + zs}, (tmp_ / "out").string(), "", 120}), 0)
+      << err_.str() << out_.str();
+  EXPECT_NE(out_.str().find("host: block dim 3, tiling key 0, tiling data 40 bytes"), std::string::npos) << out_.str();
+  EXPECT_NE(out_.str().find("  z[1]: f32[2, 33] -> "), std::string::npos) << out_.str();
+  EXPECT_NE(out_.str().find("PASS "), std::string::npos) << out_.str();
+  EXPECT_TRUE(fs::is_regular_file(tmp_ / "out" / "z_2.npy"));
+  // Without --expect the output list is as long as the first input list, its shapes from InferShape.
+  EXPECT_EQ(run({list_, {"#0=" + xs, "#1=" + b, "#2=" + ys}, {"alpha=2"}, {}, (tmp_ / "out2").string(), "", 120}), 0)
+      << err_.str();
+  EXPECT_NE(out_.str().find("  z[2]: f32[7, 1, 3] -> "), std::string::npos) << out_.str();
+  // One wrong element of the last tensor is found in that tensor.
+  EXPECT_EQ(run({list_, {"x=" + xs, "bias=" + b, "y=" + ys}, {"alpha=2"}, {"z=" + wrong}, "", "", 120}), 1);
+  EXPECT_NE(out_.str().find("  z[2]: f32[7, 1, 3], MISMATCH"), std::string::npos) << out_.str();
+  EXPECT_NE(out_.str().find("  z[1]: f32[2, 33], matches"), std::string::npos) << out_.str();
+}
+
+TEST_F(ListProjectTest, ListUsageErrors) {
+  std::string x = writeNpy("x.npy", filled({4}, 1));
+  EXPECT_EQ(run({list_, {"x=" + x + ",", "bias=" + x, "y=" + x}, {}, {}, "", "", 120}), 2);
+  EXPECT_EQ(err_.str(), "error: --in x: an empty file name in '" + x + ",' (a tensor list is FILE,FILE,...)\n");
+  EXPECT_EQ(run({list_, {"bias=" + x, "y=" + x}, {}, {}, "", "", 120}), 2);
+  EXPECT_EQ(err_.str(), "error: input 'x' of ListAxpy is a tensor list with no data: pass --in x=FILE.npy,...\n");
+}
+
 }  // namespace
 }  // namespace tilecraft::project

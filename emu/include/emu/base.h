@@ -121,6 +121,12 @@ inline std::string format(const char* fmt, ...) {
   raise(std::move(e));
 }
 
+// The last template parameters of an API's overload that has CANN's exact parameter list (no trailing SrcLoc), so
+// that a kernel can take the API's address as a function pointer of CANN's type (`ForeachOp<half, Adds>`). A call
+// still picks the overload with the SrcLoc (a function without a trailing pack is the more specialized); through
+// the pointer, checks name the emulator's line.
+#define TCEMU_NO_LOC_PACK typename... NoLoc, typename std::enable_if<sizeof...(NoLoc) == 0, bool>::type = true
+
 // Internal invariant of the emulator itself (a bug here, not in the kernel).
 #define TCEMU_ASSERT(cond, msg)                                                                                      \
   do {                                                                                                               \

@@ -172,6 +172,10 @@ struct Bf16T {
   Bf16T(const Bf16T& bf) = default;
   Bf16T(const float& f) : val(tcemu::floatToBf16Bits(f)) {}
   Bf16T(const double& d) : val(tcemu::floatToBf16Bits(tcemu::doubleToFloatRoundOdd(d))) {}
+  // The device's bfloat16_t converts from every integer type and from half, as a float does.
+  template <typename I, std::enable_if_t<std::is_integral_v<I>, int> = 0>
+  Bf16T(const I& i) : Bf16T(static_cast<double>(i)) {}
+  Bf16T(const float16::Fp16T& h) : Bf16T(h.ToFloat()) {}
 
   static Bf16T FromBits(uint16_t bits) {
     Bf16T b;

@@ -122,6 +122,11 @@ __aicore__ inline void Tanh(const LocalTensor<T>& dstTensor, const LocalTensor<T
   tcemu::hl::elementwise<T>("Tanh", dstTensor, srcTensor, nullptr, calCount, tcemu::hl::tanhF, tcemu::hl::kTanhSteps,
                             loc);
 }
+template <typename T, bool isReuseSource = false, TCEMU_NO_LOC_PACK>
+__aicore__ inline void Tanh(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const uint32_t calCount,
+                            NoLoc...) {
+  Tanh<T, isReuseSource>(dstTensor, srcTensor, calCount, tcemu::SrcLoc::current());
+}
 template <typename T, bool isReuseSource = false>
 __aicore__ inline void Tanh(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
                             const LocalTensor<uint8_t>& sharedTmpBuffer, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {

@@ -84,6 +84,11 @@ inline void power(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor
                              const uint32_t calCount, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {            \
     if (!tcemu::onVectorCore()) return;                                                                          \
     tcemu::hl::unaryMath(#Api, query, minTmp, dstTensor, srcTensor, nullptr, calCount, fn, steps, loc);          \
+  }                                                                                                              \
+  template <typename T, bool isReuseSource = false, TCEMU_NO_LOC_PACK>                                           \
+  __aicore__ inline void Api(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,                   \
+                             const uint32_t calCount, NoLoc...) {                                                \
+    Api<T, isReuseSource>(dstTensor, srcTensor, calCount, tcemu::SrcLoc::current());                             \
   }
 #define TCEMU_HL_UNARY_MATH_WHOLE(Api)                                                         \
   template <typename T, bool isReuseSource = false>                                            \

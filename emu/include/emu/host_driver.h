@@ -105,13 +105,31 @@ inline int describe(std::ostream& out) {
   return 0;
 }
 
-// A case file: `input DTYPE PATH|- RANK DIMS...`, `output DTYPE RANK DIMS...` (a shape to use without InferShape;
-// RANK -1 for none), `attr INDEX VALUE...` (in OpDef order, the kind's text form).
+// A case file: `input IR DTYPE PATH|- RANK DIMS...`, `output IR DTYPE RANK DIMS...` (a shape to use without
+// InferShape; RANK -1 for none), `attr INDEX VALUE...` (in OpDef order, the kind's text form). IR is the OpDef
+// parameter's index: the lines of a dynamic (tensor-list) parameter are its instances, in order.
 struct CaseInput {
+  size_t ir = 0;
   ::ge::DataType dtype = ::ge::DT_UNDEFINED;
   std::string path;
   std::vector<int64_t> dims;
 };
+
+// Instance records from the IR index of each instance (instances come in IR order).
+inline std::vector<::gert::AnchorInstanceInfo> instancesOf(const std::vector<size_t>& irOfInstance, size_t irCount) {
+  std::vector<::gert::AnchorInstanceInfo> infos(irCount);
+  for (size_t k = irOfInstance.size(); k-- > 0;) {
+    if (irOfInstance[k] >= irCount) continue;
+    auto& info = infos[irOfInstance[k]];
+    info.SetInstanceStart(static_cast<uint32_t>(k));
+    info.SetInstantiationNum(static_cast<uint32_t>(info.GetInstanceNum() + 1));
+  }
+  for (size_t ir = 0, next = 0; ir < irCount; ++ir) {
+    if (infos[ir].GetInstanceNum() == 0) infos[ir].SetInstanceStart(static_cast<uint32_t>(next));
+    next = infos[ir].GetInstanceStart() + infos[ir].GetInstanceNum();
+  }
+  return infos;
+}
 
 inline ::gert::StorageShape storageShape(const std::vector<int64_t>& dims) {
   ::gert::StorageShape s;
@@ -171,6 +189,7 @@ inline int runCase(const std::string& casePath, std::ostream& out) {
   std::vector<CaseInput> inputs;
   std::vector<std::vector<int64_t>> givenOutputs;
   std::vector<::ge::DataType> outputTypes;
+  std::vector<size_t> outputIr;
   std::ifstream file(casePath);
   for (std::string line; std::getline(file, line);) {
     std::istringstream in(line);
@@ -179,13 +198,15 @@ inline int runCase(const std::string& casePath, std::ostream& out) {
     if (what == "input") {
       CaseInput c;
       int dtype = 0, rank = 0;
-      in >> dtype >> c.path >> rank;
+      in >> c.ir >> dtype >> c.path >> rank;
       c.dtype = static_cast<::ge::DataType>(dtype);
       for (int i = 0; i < rank; ++i) c.dims.push_back(0), in >> c.dims.back();
       inputs.push_back(c);
     } else if (what == "output") {
       int dtype = 0, rank = 0;
-      in >> dtype >> rank;
+      size_t ir = 0;
+      in >> ir >> dtype >> rank;
+      outputIr.push_back(ir);
       outputTypes.push_back(static_cast<::ge::DataType>(dtype));
       std::vector<int64_t> dims;
       for (int i = 0; i < rank; ++i) dims.push_back(0), in >> dims.back();
@@ -196,6 +217,10 @@ inline int runCase(const std::string& casePath, std::ostream& out) {
       if (index < attrs.size()) attrs[index] = parseAttr(attrs[index].kind, in);
     }
   }
+  std::vector<size_t> inputIr;
+  for (const CaseInput& c : inputs) inputIr.push_back(c.ir);
+  call.inputInstances = instancesOf(inputIr, op.tcemuInputs().size());
+  call.outputInstances = instancesOf(outputIr, op.tcemuOutputs().size());
   std::vector<std::vector<char>> data(inputs.size());
   for (size_t i = 0; i < inputs.size(); ++i) {
     call.inputShapes.push_back(storageShape(inputs[i].dims));
@@ -245,7 +270,8 @@ inline int runCase(const std::string& casePath, std::ostream& out) {
   if (tiling(&context) != ::ge::GRAPH_SUCCESS) {
     std::string shapes;
     for (size_t i = 0; i < call.inputShapes.size(); ++i) {
-      shapes += (i ? ", " : "") + op.tcemuInputs()[i < op.tcemuInputs().size() ? i : 0].tcemuName() +
+      shapes += (i ? ", " : "") +
+                op.tcemuInputs()[inputs[i].ir < op.tcemuInputs().size() ? inputs[i].ir : 0].tcemuName() +
                 dimsText(call.inputShapes[i].GetStorageShape());
     }
     hostFail(tilingLoc, "TilingFunc of " + call.opType + " failed (it returned GRAPH_FAILED) for inputs " + shapes);

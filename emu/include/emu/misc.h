@@ -150,6 +150,15 @@ __aicore__ inline dstT ScalarCast(srcT valueIn, tcemu::SrcLoc loc = tcemu::SrcLo
   }
 }
 
+// CANN's scalar bfloat16 conversions (kernel_utils.h): ToBfloat16 truncates (the float's high 16 bits, no
+// rounding), ToFloat is exact.
+inline bfloat16_t ToBfloat16(const float& fVal) {
+  uint32_t bits = 0;
+  std::memcpy(&bits, &fVal, sizeof(bits));
+  return bfloat16_t::FromBits(static_cast<uint16_t>(bits >> 16));
+}
+inline float ToFloat(const bfloat16_t& bVal) { return bVal.ToFloat(); }
+
 }  // namespace AscendC
 
 // The CCE intrinsics some kernels call directly, mapped onto the emulator's flags and barriers: set_flag(src, dst,

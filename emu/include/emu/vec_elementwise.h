@@ -240,12 +240,23 @@ inline void unaryLevel2(const char* api, const AscendC::LocalTensor<T>& dst, con
     tcemu::vec::binaryLevel0<tcemu::vec::OP, tcemu::vec::MASK_TYPES>(                                                  \
         #NAME, dstLocal, src0Local, src1Local, tcemu::vec::Mask::of<isSetMask>(mask), repeatTimes, repeatParams, loc); \
   }                                                                                                                    \
+  template <typename T, bool isSetMask = true, TCEMU_NO_LOC_PACK>                                                      \
+  __aicore__ inline void NAME(const LocalTensor<T>& dstLocal, const LocalTensor<T>& src0Local,                         \
+                              const LocalTensor<T>& src1Local, uint64_t mask, const uint8_t repeatTimes,               \
+                              const BinaryRepeatParams& repeatParams, NoLoc...) {                                      \
+    NAME<T, isSetMask>(dstLocal, src0Local, src1Local, mask, repeatTimes, repeatParams, tcemu::SrcLoc::current());     \
+  }                                                                                                                    \
   template <typename T>                                                                                                \
   __aicore__ inline void NAME(const LocalTensor<T>& dstLocal, const LocalTensor<T>& src0Local,                         \
                               const LocalTensor<T>& src1Local, const int32_t& calCount,                                \
                               tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {                                          \
     tcemu::vec::binaryLevel2<tcemu::vec::OP, tcemu::vec::COUNT_TYPES>(#NAME, dstLocal, src0Local, src1Local, calCount, \
                                                                       loc);                                            \
+  }                                                                                                                    \
+  template <typename T, TCEMU_NO_LOC_PACK>                                                                             \
+  __aicore__ inline void NAME(const LocalTensor<T>& dstLocal, const LocalTensor<T>& src0Local,                         \
+                              const LocalTensor<T>& src1Local, const int32_t& calCount, NoLoc...) {                    \
+    NAME<T>(dstLocal, src0Local, src1Local, calCount, tcemu::SrcLoc::current());                                       \
   }
 
 #define TCEMU_VEC_UNARY_API(NAME, OP, TYPES)                                                                           \
@@ -267,6 +278,11 @@ inline void unaryLevel2(const char* api, const AscendC::LocalTensor<T>& dst, con
   __aicore__ inline void NAME(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const int32_t& calCount, \
                               tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {                                          \
     tcemu::vec::unaryLevel2<tcemu::vec::OP, tcemu::vec::TYPES>(#NAME, dstLocal, srcLocal, calCount, loc);              \
+  }                                                                                                                    \
+  template <typename T, TCEMU_NO_LOC_PACK>                                                                             \
+  __aicore__ inline void NAME(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const int32_t& calCount, \
+                              NoLoc...) {                                                                              \
+    NAME<T>(dstLocal, srcLocal, calCount, tcemu::SrcLoc::current());                                                   \
   }
 
 namespace AscendC {

@@ -243,6 +243,11 @@ inline void createVecIndex(const AscendC::LocalTensor<T>& dst, T first, const Ma
     tcemu::vec::scalarLevel2<tcemu::vec::OP, tcemu::vec::TYPES>(#NAME, dstLocal, srcLocal, scalarValue, calCount,   \
                                                                 loc);                                               \
   }                                                                                                                 \
+  template <typename T, bool isSetMask = true, TCEMU_NO_LOC_PACK>                                                   \
+  __aicore__ inline void NAME(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const T& scalarValue, \
+                              const int32_t& calCount, NoLoc...) {                                                  \
+    NAME<T, isSetMask>(dstLocal, srcLocal, scalarValue, calCount, tcemu::SrcLoc::current());                        \
+  }                                                                                                                 \
   template <typename T, typename U, bool isSetMask = true,                                                          \
             typename std::enable_if<std::is_same<PrimT<T>, U>::value, bool>::type = true>                           \
   __aicore__ inline void NAME(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const U& scalarValue, \

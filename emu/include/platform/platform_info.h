@@ -2,4 +2,14 @@
 // fe::PlatFormInfos, which the emulator's PlatformAscendC answers for (a 910B2).
 #pragma once
 
+#include <map>
+#include <string>
+#include <vector>
+
 #include "tiling/platform/platform_ascendc.h"
+
+// CANN's platform_info_def.h (which platform_info.h includes) declares these at global scope, and op_host code
+// relies on them (`vector<int64_t> shape;`).
+using std::map;
+using std::string;
+using std::vector;

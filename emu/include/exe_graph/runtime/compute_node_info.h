@@ -23,4 +23,21 @@ class CompileTimeTensorDesc {
   StorageFormat format_;
 };
 
+// Which compute-node instances an IR input or output has: one for a required input, N for a dynamic (tensor-list)
+// one, starting at GetInstanceStart() in the flat instance order GetInputShape(index) and GetInputDesc(index) use.
+class AnchorInstanceInfo {
+ public:
+  AnchorInstanceInfo() = default;
+  AnchorInstanceInfo(const uint32_t instance_start, const uint32_t instantiation_num)
+      : instance_start_(instance_start), instantiation_num_(instantiation_num) {}
+  size_t GetInstanceNum() const { return instantiation_num_; }
+  size_t GetInstanceStart() const { return instance_start_; }
+  void SetInstanceStart(const uint32_t instance_start) { instance_start_ = instance_start; }
+  void SetInstantiationNum(const uint32_t instantiation_num) { instantiation_num_ = instantiation_num; }
+
+ private:
+  uint32_t instance_start_ = 0;
+  uint32_t instantiation_num_ = 0;
+};
+
 }  // namespace gert

@@ -12,9 +12,12 @@ class InferDataTypeContext : public ExtendedKernelContext {
   ge::DataType GetInputDataType(const size_t index) const {
     return index < call_->inputDescs.size() ? call_->inputDescs[index].GetDataType() : ge::DT_UNDEFINED;
   }
-  ge::DataType GetOptionalInputDataType(const size_t ir_index) const { return GetInputDataType(ir_index); }
-  ge::DataType GetRequiredInputDataType(const size_t ir_index) const { return GetInputDataType(ir_index); }
-  ge::DataType GetDynamicInputDataType(const size_t ir_index, const size_t) const { return GetInputDataType(ir_index); }
+  ge::DataType GetOptionalInputDataType(const size_t ir_index) const { return GetDynamicInputDataType(ir_index, 0); }
+  ge::DataType GetRequiredInputDataType(const size_t ir_index) const { return GetDynamicInputDataType(ir_index, 0); }
+  ge::DataType GetDynamicInputDataType(const size_t ir_index, const size_t relative_index) const {
+    auto* d = at(call_->inputDescs, tcemu::host::instanceIndex(call_->inputInstances, ir_index, relative_index));
+    return d ? d->GetDataType() : ge::DT_UNDEFINED;
+  }
   ge::DataType GetOutputDataType(const size_t index) const {
     return index < call_->outputDescs.size() ? call_->outputDescs[index].GetDataType() : ge::DT_UNDEFINED;
   }

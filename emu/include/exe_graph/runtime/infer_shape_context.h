@@ -15,15 +15,16 @@ class InferShapeContext : public ExtendedKernelContext {
   const Tensor* GetInputTensor(const size_t index) const {
     return index < call_->inputTensors.size() ? &call_->inputTensors[index] : nullptr;
   }
-  const Tensor* GetOptionalInputTensor(const size_t ir_index) const { return GetInputTensor(ir_index); }
-  const Tensor* GetRequiredInputTensor(const size_t ir_index) const { return GetInputTensor(ir_index); }
+  const Tensor* GetOptionalInputTensor(const size_t ir_index) const { return GetDynamicInputTensor(ir_index, 0); }
+  const Tensor* GetRequiredInputTensor(const size_t ir_index) const { return GetDynamicInputTensor(ir_index, 0); }
   const Tensor* GetDynamicInputTensor(const size_t ir_index, const size_t relative_index) const {
-    return relative_index == 0 ? GetInputTensor(ir_index) : nullptr;
+    return at(call_->inputTensors, tcemu::host::instanceIndex(call_->inputInstances, ir_index, relative_index));
   }
-  const Shape* GetOptionalInputShape(const size_t ir_index) const { return GetInputShape(ir_index); }
-  const Shape* GetRequiredInputShape(const size_t ir_index) const { return GetInputShape(ir_index); }
+  const Shape* GetOptionalInputShape(const size_t ir_index) const { return GetDynamicInputShape(ir_index, 0); }
+  const Shape* GetRequiredInputShape(const size_t ir_index) const { return GetDynamicInputShape(ir_index, 0); }
   const Shape* GetDynamicInputShape(const size_t ir_index, const size_t relative_index) const {
-    return relative_index == 0 ? GetInputShape(ir_index) : nullptr;
+    auto* s = at(call_->inputShapes, tcemu::host::instanceIndex(call_->inputInstances, ir_index, relative_index));
+    return s ? &s->GetStorageShape() : nullptr;
   }
   Shape* GetOutputShape(const size_t index) {
     return index < call_->outputShapes.size() ? &call_->outputShapes[index].MutableStorageShape() : nullptr;

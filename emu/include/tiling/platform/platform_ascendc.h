@@ -5,7 +5,25 @@
 #include <cstdint>
 
 namespace fe {
-class PlatFormInfos {};
+enum class LocalMemType { L0_A = 0, L0_B = 1, L0_C = 2, L1 = 3, L2 = 4, UB = 5, HBM = 6, RESERVED };
+
+// What the platform description answers directly (CANN's platform_infos_def.h), the same 910B2 as PlatformAscendC.
+class PlatFormInfos {
+ public:
+  uint32_t GetCoreNum() const { return 48; }
+  void GetLocalMemSize(const LocalMemType& mem_type, uint64_t& size) {
+    switch (mem_type) {
+      case LocalMemType::L0_A:
+      case LocalMemType::L0_B: size = 64 * 1024; break;
+      case LocalMemType::L0_C: size = 128 * 1024; break;
+      case LocalMemType::L1: size = 512 * 1024; break;
+      case LocalMemType::L2: size = 192ull * 1024 * 1024; break;
+      case LocalMemType::UB: size = 192 * 1024; break;
+      case LocalMemType::HBM: size = 64ull * 1024 * 1024 * 1024; break;
+      default: size = 0; break;
+    }
+  }
+};
 }  // namespace fe
 
 namespace platform_ascendc {
