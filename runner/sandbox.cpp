@@ -9,8 +9,14 @@
 // Processes are limited with a pids cgroup (v1 /sys/fs/cgroup/pids, or a cgroup2 folder with the pids
 // controller) when one is writable: the kernel refuses the fork, for root too. The PID namespace does the
 // rest: when the program's first process ends, bubblewrap's init ends and the kernel kills everything left in
-// the namespace, setsid daemons included; a wall-clock timeout kills bubblewrap, whose init dies with it
-// (--die-with-parent).
+// the namespace, setsid daemons included; a wall-clock timeout kills bubblewrap and its init (the "child-pid" it
+// reports).
+//
+// A sandboxed child stays in its caller's process group. A signal to that group (Ctrl-C, `kill -- -PGID`, a
+// batch system stopping a job) then reaches bubblewrap and its init at once. In a group of their own they were
+// reached only through --die-with-parent, and bubblewrap 0.8 arms that in its init only after clone(): a caller
+// killed in that window left the init waiting forever for a parent that was gone. An unsandboxed child
+// (--no-sandbox, trusted code) gets a group of its own, which is how its children are killed.
 #include "runner/sandbox.h"
 #include "support/files.h"
 #include "support/fd.h"
@@ -164,6 +170,17 @@ bool markCloseOnExec(unsigned first, unsigned last) {
   return true;
 }
 
+// bubblewrap's init, in this PID namespace: the "child-pid" it writes on its status descriptor once it has
+// cloned it; 0 before that.
+pid_t sandboxInit(const std::string& status) {
+  size_t at = status.find("\"child-pid\"");
+  if (at == std::string::npos) return 0;
+  at = status.find(':', at);
+  if (at == std::string::npos) return 0;
+  long pid = std::strtol(status.c_str() + at + 1, nullptr, 10);
+  return pid > 1 ? static_cast<pid_t>(pid) : 0;
+}
+
 struct ChildFds {
   int devNull, out, err, execError, status, report, nonce, cgroupProcs;
 };
@@ -176,7 +193,7 @@ struct ChildFds {
     [[maybe_unused]] auto n = ::write(fds.execError, &failure, sizeof failure);
     ::_exit(127);
   };
-  ::setpgid(0, 0);
+  if (!sandboxed) ::setpgid(0, 0);
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
   if (::getppid() != parent) ::_exit(127);
   if (fds.cgroupProcs >= 0 && ::write(fds.cgroupProcs, "0", 1) != 1) fail(ChildStage::Cgroup);
@@ -304,7 +321,7 @@ SandboxResult SystemSandbox::run(const SandboxSpec& spec) {
     return result;
   }
   if (pid == 0) execChild(spec, sandboxed, parent, argv.data(), envp.data(), fds, cpuSeconds);
-  ::setpgid(pid, pid);
+  if (!sandboxed) ::setpgid(pid, pid);
   for (Fd* fd : {&out.write, &err.write, &execError.write, &status.write, &report.write, &nonce.read}) fd->reset();
 
   ChildFailure failure{};
@@ -340,7 +357,11 @@ SandboxResult SystemSandbox::run(const SandboxSpec& spec) {
   char buffer[65536];
   auto killEverything = [&] {
     ::kill(pid, SIGKILL);
-    ::kill(-pid, SIGKILL);
+    if (!sandboxed) {
+      ::kill(-pid, SIGKILL);
+    } else if (pid_t init = sandboxInit(statusText); init > 0) {
+      ::kill(init, SIGKILL);
+    }
     cgroup.killAll();
   };
 

@@ -129,6 +129,10 @@ RewardServer::RewardServer(Judge& judge, RewardServerOptions options)
   size_t handlers = static_cast<size_t>(st->options.workers) + st->options.queue + 8;
   st->http.new_task_queue = [handlers] { return new httplib::ThreadPool(handlers); };
   st->http.set_payload_max_length(st->options.maxRequestBytes);
+  // One request per connection. A judgement takes a second or more, so a new connection costs nothing against it,
+  // while a kept-alive idle connection holds a handler thread, and the server closing one just as its client
+  // sends the next request on it left that request without an answer (the load test saw "Read" errors under load).
+  st->http.set_keep_alive_max_count(1);
   // httplib's default also sets SO_REUSEPORT, which lets a second service bind the same port and take half of the
   // connections; only SO_REUSEADDR (a restart need not wait for TIME_WAIT).
   st->http.set_socket_options([](socket_t sock) {
