@@ -335,6 +335,12 @@ void Generator::floatChain(int ops, bool rowOps) {
   if (vals_.back().bound > 3e4) emit(fmt::format("tanh({})", vals_.back().name), Extent::full(), 1);
 }
 
+std::string Generator::kernelHead(const std::string& dims, const std::string& params, const char* part,
+                                  const char* extent, const std::vector<std::string>& prelude) const {
+  return fmt::format("{}\n\n@kernel\ndef {}({}):\n    {} = split({}, cores=vector_cores())\n{}", dims, program_.kernel,
+                     params, part, extent, indented(prelude, "    "));
+}
+
 std::string Generator::floatFamily() {
   static constexpr const char* kIo[] = {"f32", "f16", "bf16"};
   std::string io = kIo[pick(0, 2)];
@@ -371,8 +377,7 @@ std::string Generator::floatFamily() {
   if (family_ == "elementwise") {
     program_.dims["N"] = runExtent(rng_, 3000);
     int64_t size = 64 << pick(0, 4);
-    text = fmt::format("N = dim()\n\n@kernel\ndef {}({}):\n    part = split(N, cores=vector_cores())\n{}",
-                       program_.kernel, params, indented(prelude, "    "));
+    text = kernelHead("N = dim()", params, "part", "N", prelude);
     text += fmt::format("    for t in tiles(part, size={}{}):\n", size, chance(25) ? ", buffers=1" : "");
     index = "t";
   } else if (family_ == "rows") {
@@ -381,9 +386,7 @@ std::string Generator::floatFamily() {
     int64_t rows = std::max<int64_t>(1, std::min<int64_t>(8, 1024 / nmax) >> pick(0, 2));
     program_.dims["M"] = pick(1, 12);
     program_.dims["N"] = runExtent(rng_, nmax);
-    text =
-        fmt::format("M = dim()\nN = dim(max={})\n\n@kernel\ndef {}({}):\n    rows = split(M, cores=vector_cores())\n{}",
-                    nmax, program_.kernel, params, indented(prelude, "    "));
+    text = kernelHead(fmt::format("M = dim()\nN = dim(max={})", nmax), params, "rows", "M", prelude);
     if (bias) text += fmt::format("    with copyin:\n        g0 = load(b0[{}])\n", bias1d ? ":" : "0:1, :");
     text += fmt::format("    for r in tiles(rows, size={}):\n", rows);
     index = "r, :";
@@ -393,8 +396,7 @@ std::string Generator::floatFamily() {
     int64_t rows = std::max<int64_t>(1, std::min<int64_t>(8, 1024 / cols) >> pick(0, 2));
     program_.dims["M"] = runExtent(rng_, 40);
     program_.dims["N"] = runExtent(rng_, 300);
-    text = fmt::format("M = dim()\nN = dim()\n\n@kernel\ndef {}({}):\n    cols = split(N, cores=vector_cores())\n{}",
-                       program_.kernel, params, indented(prelude, "    "));
+    text = kernelHead("M = dim()\nN = dim()", params, "cols", "N", prelude);
     text += fmt::format("    for c in tiles(cols, size={}):\n", cols);
     if (bias) text += fmt::format("        with copyin:\n            g0 = load(b0[{}])\n", bias1d ? "c" : "0:1, c");
     text += fmt::format("        for r in tiles(M, size={}):\n", rows);

@@ -83,6 +83,10 @@ class Generator {
   static std::string castTo(const std::string& expr, const std::string& from, const std::string& to) {
     return from == to ? expr : fmt::format("cast({}, {})", expr, to);
   }
+  // The program up to its tile loop: the module-level `dims` lines, the kernel's signature, `part =
+  // split(extent, cores=vector_cores())` and the `prelude` lines (kernel-level scalars).
+  std::string kernelHead(const std::string& dims, const std::string& params, const char* part, const char* extent,
+                         const std::vector<std::string>& prelude) const;
   std::string floatFamily();
   std::string intFamily();
   // patterns.cpp

@@ -109,10 +109,10 @@ std::string Generator::gatherFamily() {
     index = chance(50) ? fmt::format("minimum(relu({}), V - 1)", shifted)
                        : fmt::format("maximum(minimum({}, V - 1), 0)", shifted);
   }
-  std::string text = fmt::format(
-      "V = dim()\nD = dim(max={})\nL = dim()\n\n@kernel\ndef {}({}):\n    part = split(L, cores=vector_cores())\n{}"
-      "    for t in tiles(part, size={}):\n        with copyin:\n            i0 = load(idx[t])\n",
-      dmax, program_.kernel, params, indented(prelude, "    "), size);
+  std::string text =
+      kernelHead(fmt::format("V = dim()\nD = dim(max={})\nL = dim()", dmax), params, "part", "L", prelude);
+  text +=
+      fmt::format("    for t in tiles(part, size={}):\n        with copyin:\n            i0 = load(idx[t])\n", size);
   if (extra) text += "            u0 = load(x0[t, :])\n";
   text += fmt::format("        with compute:\n            ids = {}\n", index);
   text += "        with copyin:\n            rows = load(w[ids, :])\n";
@@ -210,9 +210,7 @@ std::string Generator::bigRowsFamily() {
   if (second) stores += fmt::format("            store(h[r, :], {})\n", castTo(mid, compute_, io));
   stores += fmt::format("            store(y[r, :], {})\n", castTo(out, compute_, io));
   auto render = [&](int64_t nmax, int64_t rows) {
-    std::string text =
-        fmt::format("M = dim()\nN = dim(max={})\n\n@kernel\ndef {}({}):\n    rows = split(M, cores=vector_cores())\n{}",
-                    nmax, program_.kernel, params, indented(prelude, "    "));
+    std::string text = kernelHead(fmt::format("M = dim()\nN = dim(max={})", nmax), params, "rows", "M", prelude);
     if (gamma) text += "    with copyin:\n        g0 = load(g[0:1, :])\n";
     if (castBefore) text += fmt::format("    with compute:\n        gf = cast(g0, {})\n", compute_);
     text += fmt::format("    for r in tiles(rows, size={}, buffers=1):\n        with copyin:\n", rows);
@@ -269,8 +267,7 @@ std::string Generator::colStoreFamily() {
   if (columns) {
     int64_t cols = 16 << pick(0, 3);
     program_.dims["N"] = runExtent(rng_, 300);
-    text = fmt::format("N = dim()\n\n@kernel\ndef {}({}):\n    cols = split(N, cores=vector_cores())\n{}",
-                       program_.kernel, params, indented(prelude, "    "));
+    text = kernelHead("N = dim()", params, "cols", "N", prelude);
     text += fmt::format("    for c in tiles(cols, size={}):\n        with copyin:\n", cols);
     if (bias) text += "            g0 = load(b0[c])\n";
     index = ":, c";
@@ -282,9 +279,7 @@ std::string Generator::colStoreFamily() {
     int64_t rows = std::max<int64_t>(1, std::min<int64_t>(64, 4096 / nmax) >> pick(0, 3));
     program_.dims["M"] = pick(1, 150);
     program_.dims["N"] = runExtent(rng_, nmax);
-    text =
-        fmt::format("M = dim()\nN = dim(max={})\n\n@kernel\ndef {}({}):\n    rows = split(M, cores=vector_cores())\n{}",
-                    nmax, program_.kernel, params, indented(prelude, "    "));
+    text = kernelHead(fmt::format("M = dim()\nN = dim(max={})", nmax), params, "rows", "M", prelude);
     if (bias) text += "    with copyin:\n        g0 = load(b0[:])\n";
     text += fmt::format("    for r in tiles(rows, size={}):\n        with copyin:\n", rows);
     index = "r, :";
