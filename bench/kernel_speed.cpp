@@ -2,7 +2,7 @@
 // per category at realistic shapes, each compiled, run on the emulator, its outputs compared with the reference
 // interpreter's (a fast wrong kernel is not a result), and its trace simulated on the performance model. Prints
 // simulated device time over the hardware limit of the case and the median of those ratios.
-//   build/bench/kernel_speed [--filter SUBSTRING] [--no-sandbox]
+//   build/bench/kernel_speed [--filter NAME,NAME...] [--no-sandbox]
 // The limit is perf::computeLimit's (the one the harness reports), on the work every kernel must do: the bytes of
 // its GM tensors read and written once, and for matmul the cube FLOPs; its pessimistic variant (reads plus writes
 // share the HBM peak), since the simulator models one shared channel.
@@ -44,16 +44,19 @@ struct SpeedCase {
   const char* category = "";
   const char* file = "";  // under bench/kernels
   std::vector<std::string> shapes;
+  std::vector<std::string> attrs;  // NAME=VALUE for attributes without a default
   // Dims whose product times 2 is the case's cube FLOPs (M, N, K of a matmul); empty: no cube work.
   std::vector<std::string> flopDims;
   bool check = true;  // the reference interpreter is too slow for 1024^3 matmuls
 };
 
-SpeedCase vec(const char* category, const char* file, std::vector<std::string> shapes) {
+SpeedCase vec(const char* category, const char* file, std::vector<std::string> shapes,
+              std::vector<std::string> attrs = {}) {
   SpeedCase c;
   c.category = category;
   c.file = file;
   c.shapes = std::move(shapes);
+  c.attrs = std::move(attrs);
   return c;
 }
 
@@ -82,7 +85,7 @@ const std::vector<SpeedCase>& cases() {
       vec("normalization", "rms_norm.tile", {"M=256", "N=8192"}),
       vec("normalization", "norm_short_rows.tile", {"M=32768", "N=32"}),
       vec("loss", "smooth_l1_loss.tile", {"N=1048576"}),
-      vec("optimizer", "adam.tile", {"N=1048576"}),
+      vec("optimizer", "adam.tile", {"N=983040"}, {"lr=0.001", "beta1=0.9", "beta2=0.999", "eps=1e-8", "step=10"}),
       vec("scan", "cumsum_rows.tile", {"M=512", "N=1024"}),
       vec("pooling", "avg_pool1d.tile", {"N=8", "L=1024", "OL=256", "C=256"}),
       vec("pooling", "max_pool2d_nhwc.tile", {"B=4", "H=64", "W=64", "OH=32", "OW=32", "C=64"}),
@@ -110,7 +113,7 @@ perf::LimitResult caseLimit(const dsl::KernelInfo& kernel, const interp::KernelA
                             const perf::ArchSpec& arch, std::string& dtypes) {
   perf::OpWork work;
   std::vector<std::string> names;
-  bool f32 = false;
+  std::optional<dsl::DType> firstFloat;  // the harness's cube type: the first floating input's dtype
   for (const dsl::ParamInfo& p : kernel.params) {
     if (!p.isTensor) continue;
     double elements = 1;
@@ -120,12 +123,12 @@ perf::LimitResult caseLimit(const dsl::KernelInfo& kernel, const interp::KernelA
     if (p.stored) work.bytesWritten += bytes;
     std::string name = dsl::dtypeName(p.type.dtype);
     if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
-    f32 |= p.loaded && p.type.dtype == dsl::DType::F32;
+    if (p.loaded && dsl::isFloat(p.type.dtype) && !firstFloat) firstFloat = p.type.dtype;
   }
   if (!c.flopDims.empty()) {
     work.cubeFlops = 2;
     for (const std::string& d : c.flopDims) work.cubeFlops *= static_cast<double>(args.dims.at(d));
-    work.cubeType = f32 ? perf::CubeType::F32 : perf::CubeType::F16;
+    work.cubeType = firstFloat == dsl::DType::F32 ? perf::CubeType::F32 : perf::CubeType::F16;
   }
   dtypes = joined(names, ",");
   return perf::computeLimit(work, arch);
@@ -148,6 +151,7 @@ Measured measure(const SpeedCase& c, runner::BuildRunService& service, const per
   const dsl::KernelInfo* kernel = program->kernel(kernelName);
   interp::KernelArgFlags flags;
   flags.shapes = c.shapes;
+  flags.attrs = c.attrs;
   std::optional<interp::KernelArgs> args = interp::parseKernelArgs(*program, *kernel, flags, files, &error);
   if (!args) {
     m.error = "arguments: " + error;
@@ -173,6 +177,7 @@ Measured measure(const SpeedCase& c, runner::BuildRunService& service, const per
   }
   interp::OracleCase oracle;
   oracle.request.dims = args->dims;
+  oracle.request.attrs = args->attrs;
   oracle.request.inputs = interp::makeInputs(*program, *kernel, args->dims, {}, 1);
   runner::RunRequest run;
   run.program = built.program;
@@ -180,6 +185,7 @@ Measured measure(const SpeedCase& c, runner::BuildRunService& service, const per
   run.trace = true;
   run.limits.wallSeconds = 600;
   for (const auto& [name, size] : args->dims) run.args.push_back(fmt::format("{}={}", name, size));
+  for (const auto& [name, text] : args->attrTexts) run.args.push_back(name + "=" + text);
   for (const auto& [name, tensor] : oracle.request.inputs) {
     fs::path input = dir / "inputs" / (name + ".npy");
     fs::create_directories(input.parent_path());
@@ -229,7 +235,7 @@ int main(int argc, char** argv) {
     } else if (a == "--no-sandbox") {
       sandbox = false;
     } else {
-      std::cerr << "usage: kernel_speed [--filter SUBSTRING] [--no-sandbox]\n";
+      std::cerr << "usage: kernel_speed [--filter NAME,NAME...] [--no-sandbox]\n";
       return 2;
     }
   }
@@ -248,7 +254,10 @@ int main(int argc, char** argv) {
   std::vector<double> ratios;
   int failed = 0;
   for (const SpeedCase& c : cases()) {
-    if (!filter.empty() && std::string(c.file).find(filter) == std::string::npos) continue;
+    if (!filter.empty() &&
+        ("," + filter + ",").find("," + fs::path(c.file).stem().string() + ",") == std::string::npos) {
+      continue;
+    }
     Measured m = measure(c, *service, arch, work);
     std::string name = fs::path(c.file).stem().string();
     if (!m.error.empty()) {

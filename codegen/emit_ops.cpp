@@ -1,6 +1,7 @@
 // Vector tile ops in count form. A buffer's rows sit at a 32-byte pitch in UB (DataCopyPad lays them out that way),
-// so an op over a buffer whose rows are padded runs once per row on the valid elements: padding is never read,
-// and the emulator's never-written-memory check holds by construction.
+// so an op over a buffer whose rows are padded runs once per row on the valid elements (padding is never read, and
+// the emulator's never-written-memory check holds by construction), unless the legalize pass made it flat: one
+// call over rows * pitch elements, whose sources' padding that pass proved written.
 #include <fmt/format.h>
 
 #include <functional>
@@ -110,15 +111,19 @@ RowAxis rowAxis(EmitContext& c, const ir::Buffer& b, int axis) {
 
 using CallFn = std::function<std::string(const std::vector<std::string>& refs, const std::string& count)>;
 
-// One call over all of dst when every operand is dense (or a single row), else one call per row.
-void forRows(EmitContext& c, CodePrinter& p, const std::vector<BufferId>& operands, const CallFn& call) {
+// One call over all of dst when every operand is dense (or a single row), or when the legalize pass made the op
+// flat (rows * pitch elements, padding included); else one call per row.
+void forRows(EmitContext& c, CodePrinter& p, const ir::Node& n, const std::vector<BufferId>& operands,
+             const CallFn& call) {
   BufferId dst = operands.front();
   bool dense = true;
   for (BufferId b : operands) dense = dense && c.dense(b);
   std::vector<std::string> refs;
-  if (dense) {
+  if (dense || n.form == ir::VecForm::Flat) {
     for (BufferId b : operands) refs.push_back(c.tensor(b));
-    std::string count = c.oneRow(dst) ? c.inner(dst) : c.rows(dst) + " * " + c.inner(dst);
+    std::string count = c.oneRow(dst) ? c.inner(dst)
+                        : dense       ? c.rows(dst) + " * " + c.inner(dst)
+                                      : c.rows(dst) + " * " + c.pitch(dst);
     p.line(call(refs, fmt::format("static_cast<int32_t>({})", count)) + ";");
     return;
   }
@@ -213,7 +218,7 @@ void broadcast(EmitContext& c, CodePrinter& p, const ir::Node& n) {
     p.close();
     return;
   }
-  forRows(c, p, {dst, src}, [&](const std::vector<std::string>& r, const std::string& count) {
+  forRows(c, p, n, {dst, src}, [&](const std::vector<std::string>& r, const std::string& count) {
     return fmt::format("Muls({}, {}, {}, {})", r[0], r[1], one, count);
   });
 }
@@ -243,7 +248,7 @@ void binary(EmitContext& c, CodePrinter& p, const ir::Node& n, const char* api) 
   // dimension ((b, 1, n) with (b, 4, n)) maps rows through sourceRow.
   std::string rowA = sourceRow(c, a, dst, "i"), rowB = sourceRow(c, b, dst, "i");
   if (sa == Spread::Full && sb == Spread::Full && rowA == "i" && rowB == "i") {
-    forRows(c, p, {dst, a, b}, [&](const std::vector<std::string>& r, const std::string& count) {
+    forRows(c, p, n, {dst, a, b}, [&](const std::vector<std::string>& r, const std::string& count) {
       return fmt::format("{}({}, {}, {}, {}{})", api, r[0], r[1], r[2], tmp, count);
     });
     return;
@@ -409,6 +414,30 @@ void argReduce(EmitContext& c, CodePrinter& p, const ir::Node& n) {
   scalarToVector(p);
 }
 
+// Short rows (legalize's repeat form): one WholeReduce per 255 rows, a row per repeat (mask: the row's elements;
+// source repeat stride: its pitch in blocks), each result at the first element of its row of dst (destination
+// repeat stride: dst's pitch, in results). A mean scales the results with one masked Muls, a row per repeat.
+void repeatedReduce(EmitContext& c, CodePrinter& p, const ir::Node& n, const char* api) {
+  BufferId dst = n.dst, src = n.srcs[0];
+  std::string type = EmitContext::cppType(c.k.buffer(src).dtype);
+  int64_t be = EmitContext::blockElems(c.k.buffer(src).dtype);
+  std::string order = api == std::string("Sum") ? "" : ", ReduceOrder::ORDER_ONLY_VALUE";
+  p.open(fmt::format("for (int64_t i = 0; i < {}; i += 255)", c.rows(src)));
+  p.line(fmt::format("const int32_t repeats = static_cast<int32_t>(TcMin({} - i, 255));", c.rows(src)));
+  p.line(
+      fmt::format("WholeReduce{}<{}>({}[i * {}], {}[i * {}], static_cast<int32_t>({}), repeats, {}, 1, "
+                  "static_cast<int32_t>(({}) / {}){});",
+                  api, type, c.tensor(dst), c.pitch(dst), c.tensor(src), c.pitch(src), c.inner(src), c.pitch(dst),
+                  c.pitch(src), be, order));
+  if (n.op == Op::ReduceMean) {
+    p.line(
+        fmt::format("Muls({}[i * {}], {}[i * {}], static_cast<{}>(1.0f / static_cast<float>({})), "
+                    "static_cast<uint64_t>(1), static_cast<uint8_t>(repeats), UnaryRepeatParams(1, 1, 1, 1));",
+                    c.tensor(dst), c.pitch(dst), c.tensor(dst), c.pitch(dst), type, c.inner(src)));
+  }
+  p.close();
+}
+
 void reduce(EmitContext& c, CodePrinter& p, const ir::Node& n) {
   BufferId dst = n.dst, src = n.srcs[0];
   const ir::Buffer& s = c.k.buffer(src);
@@ -417,6 +446,7 @@ void reduce(EmitContext& c, CodePrinter& p, const ir::Node& n) {
   int axis = n.axis < 0 ? n.axis + rank : n.axis;
   const char* api = n.op == Op::ReduceSum || n.op == Op::ReduceMean ? "Sum" : n.op == Op::ReduceMax ? "Max" : "Min";
   if (n.op == Op::Argmax || n.op == Op::Argmin) return argReduce(c, p, n);
+  if (n.form == ir::VecForm::Repeat) return repeatedReduce(c, p, n, api);
   if (axis == rank - 1 && halfWidthFloat(s.dtype) && api == std::string("Sum")) {
     // f16 ReduceSum rounds its partial sums to f16; the reference sums in double and rounds once (F3).
     vectorToScalar(p);
@@ -673,27 +703,27 @@ void emitTileOp(EmitContext& c, CodePrinter& p, const ir::Node& n) {
     case NodeKind::Store: return emitStore(c, p, n);
     case NodeKind::Cast: {
       const char* mode = roundMode(c.k.buffer(n.srcs[0]).dtype, c.k.buffer(n.dst).dtype);
-      forRows(c, p, {n.dst, n.srcs[0]}, [&](const std::vector<std::string>& r, const std::string& count) {
+      forRows(c, p, n, {n.dst, n.srcs[0]}, [&](const std::vector<std::string>& r, const std::string& count) {
         return fmt::format("Cast({}, {}, RoundMode::{}, {})", r[0], r[1], mode, count);
       });
       return;
     }
     case NodeKind::Unary: {
       if (const char* api = unaryApi(n.op)) {
-        forRows(c, p, {n.dst, n.srcs[0]}, [&](const std::vector<std::string>& r, const std::string& count) {
+        forRows(c, p, n, {n.dst, n.srcs[0]}, [&](const std::vector<std::string>& r, const std::string& count) {
           return fmt::format("{}({}, {}, {})", api, r[0], r[1], count);
         });
         return;
       }
       if (n.op == Op::Silu) {
-        forRows(c, p, {n.dst, n.srcs[0]}, [&](const std::vector<std::string>& r, const std::string& count) {
+        forRows(c, p, n, {n.dst, n.srcs[0]}, [&](const std::vector<std::string>& r, const std::string& count) {
           return fmt::format("Silu({}, {}, {})", r[0], r[1], count);
         });
         return;
       }
       if (const char* api = highLevelApi(n.op)) {
         std::string tmp = tmpBuffer(c, n);
-        forRows(c, p, {n.dst, n.srcs[0]}, [&](const std::vector<std::string>& r, const std::string& count) {
+        forRows(c, p, n, {n.dst, n.srcs[0]}, [&](const std::vector<std::string>& r, const std::string& count) {
           return fmt::format("{}({}, {}, {}, {})", api, r[0], r[1], tmp, count);
         });
         return;
@@ -709,21 +739,21 @@ void emitTileOp(EmitContext& c, CodePrinter& p, const ir::Node& n) {
       std::string value = c.scalarAs(n.args[0], c.k.buffer(n.dst).dtype);
       if (n.op == Op::Pows) {
         std::string tmp = tmpBuffer(c, n);
-        forRows(c, p, {n.dst, n.srcs[0]}, [&](const std::vector<std::string>& r, const std::string& count) {
+        forRows(c, p, n, {n.dst, n.srcs[0]}, [&](const std::vector<std::string>& r, const std::string& count) {
           return fmt::format("Power({}, {}, {}, {}, {})", r[0], r[1], value, tmp, count);
         });
         return;
       }
       const char* api = scalarApi(n.op);
       if (!api) return c.unsupported(n, fmt::format("the tile operator '{}' with a scalar", ir::opName(n.op)));
-      forRows(c, p, {n.dst, n.srcs[0]}, [&](const std::vector<std::string>& r, const std::string& count) {
+      forRows(c, p, n, {n.dst, n.srcs[0]}, [&](const std::vector<std::string>& r, const std::string& count) {
         return fmt::format("{}({}, {}, {}, {})", api, r[0], r[1], value, count);
       });
       return;
     }
     case NodeKind::Fill: {
       std::string value = c.scalarAs(n.args[0], c.k.buffer(n.dst).dtype);
-      forRows(c, p, {n.dst}, [&](const std::vector<std::string>& r, const std::string& count) {
+      forRows(c, p, n, {n.dst}, [&](const std::vector<std::string>& r, const std::string& count) {
         return fmt::format("Duplicate({}, {}, {})", r[0], value, count);
       });
       return;
@@ -731,7 +761,7 @@ void emitTileOp(EmitContext& c, CodePrinter& p, const ir::Node& n) {
     case NodeKind::Copy: {
       if (c.k.buffer(n.srcs[0]).mem != dsl::Mem::UB) return c.unsupported(n, "copies out of L0C (mixed kernels)");
       std::string one = fmt::format("static_cast<{}>(1)", EmitContext::cppType(c.k.buffer(n.dst).dtype));
-      forRows(c, p, {n.dst, n.srcs[0]}, [&](const std::vector<std::string>& r, const std::string& count) {
+      forRows(c, p, n, {n.dst, n.srcs[0]}, [&](const std::vector<std::string>& r, const std::string& count) {
         return fmt::format("Muls({}, {}, {}, {})", r[0], r[1], one, count);
       });
       return;

@@ -95,6 +95,15 @@ const char* queueKindName(QueueKind kind) {
   return "?";
 }
 
+const char* vecFormName(VecForm form) {
+  switch (form) {
+    case VecForm::Rows: return "rows";
+    case VecForm::Flat: return "flat";
+    case VecForm::Repeat: return "repeat";
+  }
+  return "?";
+}
+
 const char* coreKindName(CoreKind kind) {
   switch (kind) {
     case CoreKind::Vector: return "vector";

@@ -38,6 +38,7 @@
 //   Alloc / EnQue / DeQue / Free    srcs = [buffer]: the TQue protocol, inserted by queue insertion
 //   Flag         srcs = [buffer]; fromPipe, toPipe: SetFlag/WaitFlag so toPipe may touch what fromPipe did to the
 //                buffer (a hand-over no queue event covers), inserted by queue insertion
+// Vector ops (Cast .. BinaryScalar, Fill, Copy) carry a `form`, the instruction selection of the legalize pass.
 #pragma once
 
 #include <array>
@@ -201,6 +202,17 @@ struct Buffer {
   int64_t offset = -1;  // in its memory, set by buffer planning
 };
 
+/// How a vector op over a multi-row tile is issued; decided by the legalize pass (ir/row_form.h), printed by the
+/// emitter.
+enum class VecForm : unsigned char {
+  Rows,    // one instruction per row over its valid elements: row padding is neither read nor written
+  Flat,    // one count-mode instruction over rows * pitch elements: the operands share one row layout and every
+           // source's padding was written (by a padding load or another flat op), so the padding is computed on too
+  Repeat,  // a last-axis reduction of rows no longer than one 256-byte repeat: one WholeReduce per 255 rows, a row
+           // per repeat (mask: the row's elements, repeat stride: the row pitch), each result at its row of dst
+};
+const char* vecFormName(VecForm form);
+
 struct Node {
   NodeKind kind = NodeKind::Block;
   Op op = Op::None;
@@ -223,11 +235,12 @@ struct Node {
   bool transpose = false;
   bool accumulate = false;
   double padValue = 0;
-  bool tail = false;           // Load/Store: the copy may be partial or unaligned (DataCopyPad), set by tiling
-  Pipe fromPipe = Pipe::None;  // Flag: the pipe that sets it
-  Pipe toPipe = Pipe::None;    // Flag: the pipe that waits for it
-  uint32_t line = 0;           // DSL source line, 0 when the node was made by the compiler
-  support::Span span;          // where diagnostics about this node point
+  bool tail = false;             // Load/Store: the copy may be partial or unaligned (DataCopyPad), set by tiling
+  VecForm form = VecForm::Rows;  // vector ops: set by legalize
+  Pipe fromPipe = Pipe::None;    // Flag: the pipe that sets it
+  Pipe toPipe = Pipe::None;      // Flag: the pipe that waits for it
+  uint32_t line = 0;             // DSL source line, 0 when the node was made by the compiler
+  support::Span span;            // where diagnostics about this node point
 };
 
 /// One TPipe::InitBuffer of the emitted Init(), as buffer planning decided it: a queue (`queue`, `copies` x

@@ -147,8 +147,10 @@ class Printer {
     return s;
   }
 
+  // The work buffer and, for a vector op the legalize pass gave another form than one instruction per row, that.
   std::string withWork(const Node& n, std::string text) {
     if (n.work != kNone) text += fmt::format(" work={}", b(n.work));
+    if (n.form != VecForm::Rows) text += fmt::format(" {}", vecFormName(n.form));
     return text;
   }
 
@@ -206,11 +208,14 @@ class Printer {
              n.line);
         return;
       case NodeKind::Copy:
-        line(depth, fmt::format("{} = copy {}{}", b(n.dst), b(n.srcs.at(0)), n.transpose ? " transpose" : ""), n.line);
+        line(depth,
+             withWork(n, fmt::format("{} = copy {}{}", b(n.dst), b(n.srcs.at(0)), n.transpose ? " transpose" : "")),
+             n.line);
         return;
-      case NodeKind::Fill: line(depth, fmt::format("{} = fill {}", b(n.dst), sc(0)), n.line); return;
+      case NodeKind::Fill: line(depth, withWork(n, fmt::format("{} = fill {}", b(n.dst), sc(0))), n.line); return;
       case NodeKind::Cast:
-        line(depth, fmt::format("{} = cast {} to {}", b(n.dst), b(n.srcs.at(0)), dsl::dtypeName(n.dtype)), n.line);
+        line(depth, withWork(n, fmt::format("{} = cast {} to {}", b(n.dst), b(n.srcs.at(0)), dsl::dtypeName(n.dtype))),
+             n.line);
         return;
       case NodeKind::Unary:
       case NodeKind::Binary:

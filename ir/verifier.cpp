@@ -6,6 +6,7 @@
 #include <set>
 
 #include "ir/builder.h"
+#include "ir/row_form.h"
 
 namespace tilecraft::ir {
 
@@ -21,6 +22,7 @@ class Verifier {
       return errors_;
     }
     for (NodeId s : k_.node(k_.body).body) stmt(s, nullptr);
+    checkForms();
     checkPlan();
     checkPipe();
     return errors_;
@@ -134,6 +136,7 @@ class Verifier {
   }
 
   void op(NodeId id, const Node& n, const Node* stage) {
+    tileOps_.push_back(id);
     for (NodeId a : n.args) scalar(id, a);
     for (BufferId s : n.srcs) read(id, s);
     switch (n.kind) {
@@ -307,6 +310,38 @@ class Verifier {
     }
   }
 
+  // A flat op (legalize) reads and writes row padding: its operands must share one row layout, and every write of
+  // each source must have written the padding, or the instruction reads memory nothing wrote.
+  void checkForms() {
+    std::vector<std::vector<NodeId>> writers(k_.buffers.size());
+    for (NodeId id : tileOps_) {
+      BufferId d = k_.node(id).dst;
+      if (d < k_.buffers.size()) writers[d].push_back(id);
+    }
+    for (NodeId id : tileOps_) {
+      const Node& n = k_.node(id);
+      if (n.form == VecForm::Repeat && !repeatReduce(k_, n)) {
+        fail(id,
+             "is a repeated WholeReduce, but it is not a last-axis f32 sum or f16/f32 max/min of several rows "
+             "that fit one repeat");
+      }
+      if (n.form != VecForm::Flat) continue;
+      if (!flatLayout(k_, n)) {
+        fail(id, "is flat, but its operands do not share one multi-row layout (shape, row pitch, inner extent)");
+        continue;
+      }
+      for (BufferId s : std::set<BufferId>(n.srcs.begin(), n.srcs.end())) {
+        if (rowsUnpadded(k_.buffers[s])) continue;
+        for (NodeId w : writers[s]) {
+          if (!writesRowPadding(k_, k_.node(w))) {
+            fail(id, fmt::format("is flat, but {} #{} leaves the row padding of {} unwritten",
+                                 nodeKindName(k_.node(w).kind), w, name(s)));
+          }
+        }
+      }
+    }
+  }
+
   void checkPlan() {
     if (!k_.planned) return;
     for (size_t i = 0; i < k_.buffers.size(); ++i) {
@@ -375,6 +410,7 @@ class Verifier {
   std::set<uint32_t> varsSeen_;
   std::set<BufferId> enqueued_;
   std::vector<std::string> errors_;
+  std::vector<NodeId> tileOps_;  // in program order
 };
 
 }  // namespace

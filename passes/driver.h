@@ -13,7 +13,7 @@ namespace tilecraft::passes {
 
 struct IrCompileOptions {
   std::string file;
-  std::string emit = "ir";           // ir | ir-after=PASS (lower, core-split, tiling, queue-insertion, buffer-plan)
+  std::string emit = "ir";  // ir | ir-after=PASS (lower, core-split, tiling, legalize, queue-insertion, buffer-plan)
   std::string diagnostics = "text";  // text | json
   bool printAfterAll = false;
   bool timePasses = false;

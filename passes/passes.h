@@ -24,6 +24,10 @@ void coreSplit(ir::Kernel& kernel, PassContext& context);
 /// (they become DataCopyPad).
 void tiling(ir::Kernel& kernel, PassContext& context);
 
+/// legalize: instruction selection for vector ops on multi-row tiles (ir::VecForm): one instruction over the
+/// tile's contiguous rows where the operands share a row layout and their padding is written, else one per row.
+void legalize(ir::Kernel& kernel, PassContext& context);
+
 /// queue-insertion: which buffers cross stages through which TQue position (VECIN, VECOUT, both), how many
 /// copies each has (the loop's buffers=), TBuf for compute-only values and work buffers, and the AllocTensor
 /// / EnQue / DeQue / FreeTensor protocol around the stages.

@@ -24,6 +24,10 @@ constexpr PassInfo kPasses[] = {
     {"tiling", &tiling,
      "needs the per-core length from core-split to state trip counts and tails; must precede queue insertion "
      "and planning, because tails decide DataCopyPad and the loop's buffers= decides double buffering"},
+    {"legalize", &legalize,
+     "instruction selection needs the final shapes and each load's tail (tiling), which decide whether rows are "
+     "contiguous and padded; it runs before queue insertion and planning because an instruction form may need "
+     "buffers or pipes of its own, which those passes must see"},
     {"queue-insertion", &queueInsertion,
      "decides which buffers are queues and how many copies each has (double buffering) and places "
      "DeQue/Free, "

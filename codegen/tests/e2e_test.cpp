@@ -263,6 +263,8 @@ INSTANTIATE_TEST_SUITE_P(
         // (once copied as if contiguous), and the other copies whose tile and view differ by extent-1 dimensions.
         Case{"tests/data/residual_norm_bf16_buffers1",
              {{{{"M", 96}, {"N", 8192}}, {}}, {{{"M", 4}, {"N", 8192}}, {}}, {{{"M", 5}, {"N", 1000}}, {}}}},
+        // Short rows (legalize): 14400 rows give every core 300, two repeated WholeReduces; N = 13 pads the rows.
+        Case{"tests/data/short_rows", {{{{"M", 14400}, {"N", 16}}, {}}, {{{"M", 1000}, {"N", 13}}, {}}}},
         Case{"tests/data/store_col_into_1d", {{{{"M", 3072}, {"N", 64}}, {}}, {{{"M", 100}, {"N", 33}}, {}}}},
         Case{"tests/data/extent_one_views", {{{{"M", 1536}, {"N", 64}}, {}}, {{{"M", 100}, {"N", 33}}, {}}}},
         Case{"normalization/layer_norm", {{{{"M", 96}, {"N", 1024}}, {}}, {{{"M", 9}, {"N", 1000}}, {}}}},

@@ -32,7 +32,7 @@ TEST(Pipeline, OrderAndReasons) {
     names.push_back(p.name);
     EXPECT_GT(std::string(p.why).size(), 40u) << p.name << " needs its reason";
   }
-  EXPECT_EQ(names, (std::vector<std::string>{"core-split", "tiling", "queue-insertion", "buffer-plan"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"core-split", "tiling", "legalize", "queue-insertion", "buffer-plan"}));
   EXPECT_TRUE(isPipelineStage("lower"));
   EXPECT_TRUE(isPipelineStage("tiling"));
   EXPECT_FALSE(isPipelineStage("tile"));
@@ -56,6 +56,7 @@ TEST(Driver, TimePassesGoesToStderr) {
   EXPECT_EQ(err.str(),
             "pass core-split          1.500 ms\n"
             "pass tiling              1.500 ms\n"
+            "pass legalize            1.500 ms\n"
             "pass queue-insertion     1.500 ms\n"
             "pass buffer-plan         1.500 ms\n");
   EXPECT_THAT(out.str(), HasSubstr("kernel add: vector, 48 vector cores\n"));
@@ -89,7 +90,7 @@ TEST(Driver, UnknownPassNamesThePasses) {
   EXPECT_EQ(runCompileIr(options, out, err), 2);
   EXPECT_EQ(err.str(),
             "error: unknown pass 'tile' in --emit=ir-after (passes: lower, core-split, tiling, "
-            "queue-insertion, buffer-plan)\n");
+            "legalize, queue-insertion, buffer-plan)\n");
   EXPECT_EQ(out.str(), "");
 }
 
@@ -140,7 +141,7 @@ TEST(Driver, PrintAfterAllShowsEveryStage) {
   ASSERT_EQ(runCompileIr(options, out, err), 0) << err.str();
   std::string text = out.str();
   size_t at = 0;
-  for (const char* stage : {"lower", "core-split", "tiling", "queue-insertion", "buffer-plan"}) {
+  for (const char* stage : {"lower", "core-split", "tiling", "legalize", "queue-insertion", "buffer-plan"}) {
     size_t next = text.find(std::string("// ---- IR after ") + stage + " ----\n", at);
     ASSERT_NE(next, std::string::npos) << stage;
     at = next;

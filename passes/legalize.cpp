@@ -1,0 +1,50 @@
+// legalize: instruction selection as an IR decision. Each vector op on a multi-row tile gets its form (ir::VecForm):
+// one count-mode instruction over the tile's contiguous rows, padding included, where that is safe; one repeated
+// WholeReduce for last-axis reductions of short rows; else one per row. The emitter prints the form it is given.
+#include <vector>
+
+#include "ir/row_form.h"
+#include "passes/passes.h"
+
+namespace tilecraft::passes {
+
+void legalize(ir::Kernel& kernel, PassContext&) {
+  TreeIndex tree = indexTree(kernel);
+  std::vector<std::vector<ir::NodeId>> writers(kernel.buffers.size());
+  std::vector<ir::NodeId> candidates;
+  for (ir::NodeId id : tree.order) {
+    ir::Node& n = kernel.node(id);
+    if (!ir::isTileOpKind(n.kind) || n.dst == ir::kNone) continue;
+    writers[n.dst].push_back(id);
+    if (ir::repeatReduce(kernel, n)) {
+      // WholeReduce needs no workspace: the buffer the checker reserved for ReduceSum goes unused (and unplanned).
+      n.form = ir::VecForm::Repeat;
+      n.work = ir::kNone;
+    }
+    if (ir::flatLayout(kernel, n)) {
+      n.form = ir::VecForm::Flat;  // optimistic; withdrawn below where a source's padding may be unwritten
+      candidates.push_back(id);
+    }
+  }
+  // A flat op reads its sources' row padding, so each source must have padding written by every one of its
+  // writers. Writers are themselves candidates, so the forms are the greatest fixed point: start from all flat and
+  // withdraw until nothing changes. Every buffer is written before it is read (the verifier's rule), so the first
+  // write of a buffer whose writers all pass writes its padding.
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (ir::NodeId id : candidates) {
+      ir::Node& n = kernel.node(id);
+      if (n.form != ir::VecForm::Flat) continue;
+      for (ir::BufferId s : n.srcs) {
+        if (ir::rowsUnpadded(kernel.buffer(s))) continue;
+        for (ir::NodeId w : writers[s]) {
+          if (ir::writesRowPadding(kernel, kernel.node(w))) continue;
+          n.form = ir::VecForm::Rows;
+          changed = true;
+        }
+      }
+    }
+  }
+}
+
+}  // namespace tilecraft::passes

@@ -1,0 +1,198 @@
+// The legalize pass (legalize.cpp): which vector ops on multi-row tiles become one instruction over the tile's
+// contiguous rows (printed "flat"), which reductions of short rows one repeated WholeReduce ("repeat"), and the
+// verifier's checks of those decisions.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "ir/printer.h"
+#include "ir/verifier.h"
+#include "passes/pipeline.h"
+#include "passes/tests/compile_fixture.h"
+
+namespace tilecraft::passes {
+namespace {
+
+using ::testing::ElementsAre;
+using ::testing::HasSubstr;
+
+void legalized(testing::Compiled& c, const std::string& source) {
+  testing::compileInto(c, "t.tile", source);
+  ASSERT_FALSE(c.diagnostics.hasErrors()) << c.errors();
+  PipelineOptions options;
+  options.stopAfter = "legalize";
+  std::vector<std::string> verifierErrors;
+  ASSERT_TRUE(runPipeline(c.module, options, c.diagnostics, &verifierErrors)) << c.errors();
+  ASSERT_THAT(verifierErrors, ElementsAre());
+}
+
+// The printed line of the op writing `%name`, without its "# line" column.
+std::string opLine(const std::string& ir, const std::string& name) {
+  std::istringstream in(ir);
+  for (std::string line; std::getline(in, line);) {
+    size_t begin = line.find_first_not_of(' ');
+    if (begin == std::string::npos || line.compare(begin, name.size() + 4, "%" + name + " = ") != 0) continue;
+    std::string s = line.substr(begin, line.find("  #") - begin);
+    while (!s.empty() && s.back() == ' ') s.pop_back();
+    return s;
+  }
+  return "";
+}
+
+bool flat(const std::string& line) { return line.size() > 5 && line.compare(line.size() - 5, 5, " flat") == 0; }
+
+constexpr const char* kRows = R"(M = dim()
+N = dim(max=256)
+
+@kernel
+def k(x: Tensor[f32, (M, N)], h: Tensor[f16, (M, N)], y: Tensor[f32, (M, N)], z: Tensor[f32, (M, N)],
+      w: Tensor[f32, (M, N)]):
+    rows = split(M, cores=vector_cores())
+    for r in tiles(rows, size=8):
+        with copyin:
+            v = load(x[r, :])
+            g = load(h[r, :])
+        with compute:
+            s = exp(v * 2.0) + v
+            d = v - reduce_mean(v, axis=-1)
+            e = d * d
+            c = cast(g, f32)
+        with copyout:
+            store(y[r, :], s)
+            store(z[r, :], e)
+            store(w[r, :], c)
+)";
+
+TEST(Legalize, ElementwiseOpsOnPaddedRowsOfLoadedTilesAreOneInstruction) {
+  testing::Compiled c;
+  ASSERT_NO_FATAL_FAILURE(legalized(c, kRows));
+  std::string ir = ir::printModule(c.module);
+  // N is a dim: rows are padded to 8 floats, and the load pads each of them, so v's padding is written.
+  EXPECT_TRUE(flat(opLine(ir, "s"))) << ir;
+  EXPECT_THAT(ir, HasSubstr("%0 = muls %v, 2.0 flat"));
+}
+
+TEST(Legalize, OpsReadingRowByRowResultsOrMixedPitchesStayPerRow) {
+  testing::Compiled c;
+  ASSERT_NO_FATAL_FAILURE(legalized(c, kRows));
+  std::string ir = ir::printModule(c.module);
+  // v - mean: the per-row statistic is a column operand (a scalar per row), so d is written row by row and its
+  // padding stays unwritten: e reads d and may not be flat either.
+  EXPECT_FALSE(flat(opLine(ir, "d"))) << ir;
+  EXPECT_FALSE(flat(opLine(ir, "e"))) << ir;
+  // f16 rows pad to 16 elements, f32 rows to 8: the cast's operands have different pitches.
+  EXPECT_FALSE(flat(opLine(ir, "c"))) << ir;
+  EXPECT_NE(opLine(ir, "c"), "");
+}
+
+TEST(Legalize, TilesAlongTheRowStayPerRow) {
+  testing::Compiled c;
+  ASSERT_NO_FATAL_FAILURE(legalized(c, R"(M = dim()
+N = dim()
+
+@kernel
+def k(x: Tensor[f32, (M, N)], y: Tensor[f32, (M, N)]):
+    rows = split(M, cores=vector_cores())
+    for r in tiles(rows, size=8):
+        for t in tiles(N, size=100):
+            with copyin:
+                v = load(x[r, t])
+            with compute:
+                s = v * 2.0
+            with copyout:
+                store(y[r, t], s)
+)"));
+  std::string ir = ir::printModule(c.module);
+  // A tile loop's extent has the pitch of its size; its last tile is shorter, so the rows are not contiguous.
+  EXPECT_FALSE(flat(opLine(ir, "s"))) << ir;
+  EXPECT_NE(opLine(ir, "s"), "");
+}
+
+TEST(Legalize, VerifierRefusesAFlatOpWhoseSourcePaddingIsUnwritten) {
+  testing::Compiled c;
+  ASSERT_NO_FATAL_FAILURE(legalized(c, kRows));
+  ir::Kernel& k = c.module.kernels.at(0);
+  bool marked = false;
+  for (ir::Node& n : k.nodes) {
+    if (n.kind == ir::NodeKind::Binary && n.op == ir::Op::Mul && n.dst != ir::kNone && k.buffer(n.dst).name == "e") {
+      n.form = ir::VecForm::Flat;
+      marked = true;
+    }
+  }
+  ASSERT_TRUE(marked);
+  std::vector<std::string> errors = ir::verify(k);
+  ASSERT_EQ(errors.size(), 1u) << ::testing::PrintToString(errors);
+  EXPECT_THAT(errors[0], HasSubstr("is flat, but Binary #"));
+  EXPECT_THAT(errors[0], HasSubstr("leaves the row padding of %d unwritten"));
+}
+
+TEST(Legalize, VerifierRefusesAFlatOpOverOperandsOfDifferentPitches) {
+  testing::Compiled c;
+  ASSERT_NO_FATAL_FAILURE(legalized(c, kRows));
+  ir::Kernel& k = c.module.kernels.at(0);
+  for (ir::Node& n : k.nodes) {
+    if (n.kind == ir::NodeKind::Cast) n.form = ir::VecForm::Flat;
+  }
+  std::vector<std::string> errors = ir::verify(k);
+  ASSERT_EQ(errors.size(), 1u) << ::testing::PrintToString(errors);
+  EXPECT_THAT(errors[0], HasSubstr("Cast #"));
+  EXPECT_THAT(
+      errors[0],
+      HasSubstr("is flat, but its operands do not share one multi-row layout (shape, row pitch, inner extent)"));
+}
+
+constexpr const char* kShortRows = R"(M = dim()
+N = dim(max=64)
+L = dim(max=65)
+
+@kernel
+def k(x: Tensor[f32, (M, N)], h: Tensor[f16, (M, N)], w: Tensor[f32, (M, L)], a: Tensor[f32, (M, 1)],
+      b: Tensor[f16, (M, 1)], c: Tensor[f16, (M, 1)], d: Tensor[f32, (M, 1)]):
+    rows = split(M, cores=vector_cores())
+    for r in tiles(rows, size=16):
+        with copyin:
+            v = load(x[r, :])
+            g = load(h[r, :])
+            u = load(w[r, :])
+        with compute:
+            s = reduce_mean(v, axis=-1)
+            m = reduce_max(g, axis=-1)
+            t = reduce_sum(g, axis=-1)
+            o = reduce_sum(u, axis=-1)
+        with copyout:
+            store(a[r, :], s)
+            store(b[r, :], m)
+            store(c[r, :], t)
+            store(d[r, :], o)
+)";
+
+TEST(Legalize, ReductionsOfRowsThatFitOneRepeatAreRepeatedWholeReduces) {
+  testing::Compiled c;
+  ASSERT_NO_FATAL_FAILURE(legalized(c, kShortRows));
+  std::string ir = ir::printModule(c.module);
+  // 64 f32 elements are one 256-byte repeat; an f16 max takes 128.
+  EXPECT_THAT(opLine(ir, "s"), ::testing::EndsWith(" repeat")) << ir;
+  EXPECT_THAT(opLine(ir, "m"), ::testing::EndsWith(" repeat")) << ir;
+  // An f16 sum rounds once on the scalar unit (the reference's rounding); 65 f32 elements need two repeats.
+  EXPECT_THAT(opLine(ir, "t"), ::testing::Not(::testing::EndsWith(" repeat"))) << ir;
+  EXPECT_THAT(opLine(ir, "o"), ::testing::Not(::testing::EndsWith(" repeat"))) << ir;
+  EXPECT_NE(opLine(ir, "o"), "");
+}
+
+TEST(Legalize, VerifierRefusesARepeatedReduceOfRowsLongerThanARepeat) {
+  testing::Compiled c;
+  ASSERT_NO_FATAL_FAILURE(legalized(c, kShortRows));
+  ir::Kernel& k = c.module.kernels.at(0);
+  for (ir::Node& n : k.nodes) {
+    if (n.kind == ir::NodeKind::Reduce && k.buffer(n.dst).name == "o") n.form = ir::VecForm::Repeat;
+  }
+  std::vector<std::string> errors = ir::verify(k);
+  ASSERT_EQ(errors.size(), 1u) << ::testing::PrintToString(errors);
+  EXPECT_THAT(errors[0], HasSubstr("Reduce sum #"));
+  EXPECT_THAT(errors[0], HasSubstr("is a repeated WholeReduce, but it is not a last-axis f32 sum or f16/f32 max/min "
+                                   "of several rows that fit one repeat"));
+}
+
+}  // namespace
+}  // namespace tilecraft::passes
