@@ -9,7 +9,7 @@ part of a schema can go unchecked.
 import json
 import sys
 
-ANNOTATIONS = {"$schema", "$id", "title", "description", "$defs"}
+ANNOTATIONS = {"$schema", "title", "description", "$defs"}
 TYPES = {
     "object": lambda v: isinstance(v, dict),
     "array": lambda v: isinstance(v, list),
@@ -143,7 +143,8 @@ def validator_for(schema):
 
         def errors(self, value):
             for e in self.v.iter_errors(value):
-                yield f"{e.json_path}: {e.message}"
+                where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in e.absolute_path)
+                yield f"${where}: {e.message}"
 
     return Real()
 
