@@ -176,7 +176,7 @@ int runAgent(const RunOptions& options, llm::ChatClient& model, service::Judge& 
         written = writeSolution(options.outDir / "solutions" / task.name / std::to_string(s), outcome, err) && written;
       }
       if (!outcome.error.empty()) {
-        err << fmt::format("{} sample {}: {}\n", task.name, s, outcome.error);
+        err << fmt::format("{} sample {} round {}: {}\n", task.name, s, outcome.rounds - 1, outcome.error);
         status = 1;
       } else if (written) {
         // Only a sample that ran to its end is finished: one cut by a transport error runs again on --resume.

@@ -11,9 +11,9 @@
 
 namespace tilecraft::cli {
 
-void addEndpointFlags(CLI::App* command, EndpointFlags& f) {
+void addEndpointFlags(CLI::App* command, EndpointFlags& f, bool endpointRequired) {
   command->add_option("--config", f.config, "endpoints file (YAML)")->capture_default_str();
-  command->add_option("--endpoint", f.endpoint, "endpoint name in the config")->required();
+  command->add_option("--endpoint", f.endpoint, "endpoint name in the config")->required(endpointRequired);
   command->add_option("--model", f.model, "model instead of the endpoint's (env TILECRAFT_LLM_MODEL)");
   command->add_option("--base-url", f.baseUrl, "base URL instead of the endpoint's (env TILECRAFT_LLM_BASE_URL)");
   command->add_option("--api-key-env", f.apiKeyEnv,
@@ -29,15 +29,15 @@ void addEndpointFlags(CLI::App* command, EndpointFlags& f) {
   command->add_flag("--no-stream", f.noStream, "do not stream, whatever the endpoint says")->excludes(stream);
 }
 
-std::unique_ptr<llm::OpenAiChatClient> openEndpoint(const EndpointFlags& f, std::ostream& err) {
+std::optional<llm::Endpoint> resolveEndpoint(const EndpointFlags& f, std::ostream& err) {
   llm::EndpointsLoad load = llm::loadEndpoints(f.config);
   for (const llm::EndpointError& e : load.errors) err << "error: " << e.str() << '\n';
-  if (!load.errors.empty()) return nullptr;
+  if (!load.errors.empty()) return std::nullopt;
   const llm::Endpoint* found = load.find(f.endpoint);
   if (found == nullptr) {
     err << fmt::format("error: --endpoint {}: no such endpoint in {}; it has: {}\n", f.endpoint, f.config,
                        load.names());
-    return nullptr;
+    return std::nullopt;
   }
   llm::Endpoint endpoint = *found;
   llm::EndpointOverrides overrides;
@@ -51,18 +51,23 @@ std::unique_ptr<llm::OpenAiChatClient> openEndpoint(const EndpointFlags& f, std:
   overrides.seed = f.seed;
   overrides.timeout = f.timeout;
   overrides.maxAttempts = f.maxAttempts;
-  llm::EnvLookup env = llm::processEnvironment();
-  if (std::string problem = llm::applyOverrides(endpoint, overrides, env); !problem.empty()) {
+  if (std::string problem = llm::applyOverrides(endpoint, overrides, llm::processEnvironment()); !problem.empty()) {
     err << fmt::format("error: endpoint '{}': {}\n", endpoint.name, problem);
-    return nullptr;
+    return std::nullopt;
   }
+  return endpoint;
+}
+
+std::unique_ptr<llm::OpenAiChatClient> openEndpoint(const EndpointFlags& f, std::ostream& err) {
+  std::optional<llm::Endpoint> endpoint = resolveEndpoint(f, err);
+  if (!endpoint) return nullptr;
   std::string keyError;
-  std::optional<std::string> key = llm::resolveApiKey(endpoint, env, &keyError);
+  std::optional<std::string> key = llm::resolveApiKey(*endpoint, llm::processEnvironment(), &keyError);
   if (!key) {
     err << "error: " << keyError << '\n';
     return nullptr;
   }
-  return std::make_unique<llm::OpenAiChatClient>(endpoint, *key);
+  return std::make_unique<llm::OpenAiChatClient>(*endpoint, *key);
 }
 
 }  // namespace tilecraft::cli

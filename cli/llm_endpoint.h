@@ -8,6 +8,8 @@
 #include <optional>
 #include <string>
 
+#include "llm/endpoints.h"
+
 namespace CLI {
 class App;
 }
@@ -30,10 +32,15 @@ struct EndpointFlags {
   bool stream = false, noStream = false;
 };
 
-void addEndpointFlags(CLI::App* command, EndpointFlags& flags);
+// `endpointRequired` false: the command can do without a model (`tilecraft agent --replay`) and checks itself.
+void addEndpointFlags(CLI::App* command, EndpointFlags& flags, bool endpointRequired = true);
 
-/// The client for the chosen endpoint: the file, then the environment, then the flags; nullptr after "error: ..."
-/// lines on `err` for a bad file, an unknown endpoint, a bad override or a key variable that is not set.
+/// The chosen endpoint after the file, the environment and the flags, without its key; nullopt after "error: ..."
+/// lines on `err` for a bad file, an unknown endpoint or a bad override.
+std::optional<llm::Endpoint> resolveEndpoint(const EndpointFlags& flags, std::ostream& err);
+
+/// The client for the chosen endpoint (resolveEndpoint) with its key; nullptr after "error: ..." lines on `err` as
+/// resolveEndpoint, or when the key variable is not set.
 std::unique_ptr<llm::OpenAiChatClient> openEndpoint(const EndpointFlags& flags, std::ostream& err);
 
 }  // namespace tilecraft::cli

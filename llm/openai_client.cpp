@@ -52,18 +52,20 @@ OpenAiChatClient::OpenAiChatClient(Endpoint endpoint, std::string apiKey, OpenAi
   }
 }
 
-ChatRequest OpenAiChatClient::resolve(const ChatRequest& request) const {
+ChatRequest resolveRequest(const Endpoint& endpoint, const ChatRequest& request) {
   ChatRequest r = request;
-  if (r.model.empty()) r.model = endpoint_.model;
-  if (!r.temperature) r.temperature = endpoint_.temperature;
-  if (!r.topP) r.topP = endpoint_.topP;
-  if (!r.maxTokens) r.maxTokens = endpoint_.maxTokens;
-  if (!r.seed) r.seed = endpoint_.seed;
-  if (r.stop.empty()) r.stop = endpoint_.stop;
-  if (!r.stream) r.stream = endpoint_.stream;
+  if (r.model.empty()) r.model = endpoint.model;
+  if (!r.temperature) r.temperature = endpoint.temperature;
+  if (!r.topP) r.topP = endpoint.topP;
+  if (!r.maxTokens) r.maxTokens = endpoint.maxTokens;
+  if (!r.seed) r.seed = endpoint.seed;
+  if (r.stop.empty()) r.stop = endpoint.stop;
+  if (!r.stream) r.stream = endpoint.stream;
   if (r.n < 1) r.n = 1;
   return r;
 }
+
+ChatRequest OpenAiChatClient::resolve(const ChatRequest& request) const { return resolveRequest(endpoint_, request); }
 
 double OpenAiChatClient::jitteredBackoff(int retry) {
   std::lock_guard lock(randomMutex_);

@@ -23,6 +23,9 @@ struct OpenAiClientOptions {
   uint64_t jitterSeed = 0;                   // 0: from std::random_device
 };
 
+// `request` as it is sent to `endpoint`: the endpoint's defaults where the request leaves a field unset.
+ChatRequest resolveRequest(const Endpoint& endpoint, const ChatRequest& request);
+
 class OpenAiChatClient final : public ChatClient {
  public:
   // `apiKey` empty: no Authorization header.

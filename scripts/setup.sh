@@ -2,7 +2,8 @@
 # Installs what Tilecraft needs, only what is missing: Debian packages by name, and the pinned npm packages of
 # web/ (the report's chart library). Nothing is downloaded from anywhere else.
 #   setup.sh        what `make demo` needs (build, goldens, sandbox, report)
-#   setup.sh test   that plus what only the tests need (a browser, Slurm, clang-format, clang and libFuzzer)
+#   setup.sh test   that plus what only the tests need (a browser, Slurm, clang-format, clang and libFuzzer,
+#                   jsonschema for the export schemas)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 packages=(
@@ -13,7 +14,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
 )
 if [ "${1:-}" = test ]; then
-  packages+=(chromium slurm-wlm munge clang-format clang libclang-rt-14-dev)
+  packages+=(chromium slurm-wlm munge clang-format clang libclang-rt-14-dev python3-jsonschema)
 fi
 # node and npm may come from elsewhere than Debian (a NodeSource build ships npm inside nodejs): ask for the
 # commands, not the packages.

@@ -250,7 +250,7 @@ TEST_F(Fixture, RunWritesTranscriptsAndSolutionsAndResumesAfterACut) {
   CompilerChecker checker((work / "checks").string());
   std::ostringstream out, err;
   EXPECT_EQ(runAgent(options, model, judge, checker, arch, out, err), 1);
-  EXPECT_NE(err.str().find("add sample 1: cannot connect"), std::string::npos) << err.str();
+  EXPECT_NE(err.str().find("add sample 1 round 0: cannot connect"), std::string::npos) << err.str();
   fs::path transcripts = options.outDir / "transcripts.jsonl";
   EXPECT_EQ(finishedSamples(transcripts), (std::set<std::pair<std::string, int>>{{"add", 0}}));
   EXPECT_TRUE(fs::exists(options.outDir / "solutions/add/0/add.tile"));
