@@ -5,6 +5,7 @@
 #include <functional>
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 #include "codegen/emitter.h"
 #include "dsl/driver.h"
@@ -13,8 +14,9 @@ namespace tilecraft::codegen {
 
 struct AscendCOptions {
   std::string file;
-  std::string diagnostics = "text";  // text | json
-  std::string namespaceName = {};    // EmitOptions::namespaceName: emit for a batch (fuzz/batch.h)
+  std::string diagnostics = "text";      // text | json
+  std::string namespaceName = {};        // EmitOptions::namespaceName: emit for a batch (fuzz/batch.h)
+  std::vector<std::string> params = {};  // --param NAME=VALUE: the instantiation of a generic program
 };
 
 /// A back end of compileKernel: writes its output for the file's kernel, reporting what it cannot express as error
