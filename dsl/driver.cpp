@@ -91,10 +91,13 @@ int compileFile(const FrontEndOptions& options, const BackEnd& backEnd, std::ost
       // A statement the parser dropped would make every later use of its names an error: semantic checks run
       // only on a file that parsed cleanly.
       program.sema = SemaResult{};
-      if (!program.diagnostics.hasErrors()) program.sema = check(program.sources, program.ast, program.diagnostics);
-      if (!program.diagnostics.hasErrors() && dropSameDTypeCasts(program.ast, program.sema)) {
-        program.diagnostics = support::DiagnosticEngine();  // the second check repeats the first one's warnings
+      if (!program.diagnostics.hasErrors()) {
         program.sema = check(program.sources, program.ast, program.diagnostics);
+        // Before the first check's verdict: a capacity error may count a cast that costs nothing.
+        if (dropSameDTypeCasts(program.ast, program.sema)) {
+          program.diagnostics = support::DiagnosticEngine();  // the second check repeats the first one's reports
+          program.sema = check(program.sources, program.ast, program.diagnostics);
+        }
       }
       if (!program.diagnostics.hasErrors()) {
         for (std::string& e : backEnd(program)) internalErrors.push_back(std::move(e));

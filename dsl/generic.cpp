@@ -404,7 +404,7 @@ bool dropSameDTypeCasts(Ast& ast, const SemaResult& sema) {
   bool changed = false;
   // A node's operands come before it in the list, so an inner cast is replaced before the one around it.
   for (NodeId id = 0; id < ast.size(); ++id) {
-    if (ast.kind(id) != NodeKind::Call || sema.calls[id] != Builtin::Cast) continue;
+    if (ast.kind(id) != NodeKind::Call || sema.calls[id] != Builtin::Cast || ast.callArgs(id).size() != 2) continue;
     NodeId x = ast.callArgs(id)[0];
     const Type& from = sema.types[x];
     const Type& to = sema.types[id];
