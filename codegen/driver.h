@@ -17,6 +17,9 @@ struct AscendCOptions {
   std::string diagnostics = "text";      // text | json
   std::string namespaceName = {};        // EmitOptions::namespaceName: emit for a batch (fuzz/batch.h)
   std::vector<std::string> params = {};  // --param NAME=VALUE: the instantiation of a generic program
+  /// Compile every instantiation the params leave (dsl::FrontEndOptions::everyInstantiation); the output is the
+  /// last one's. For checks that want a verdict on the whole program (the MCP check_program tool).
+  bool everyInstantiation = false;
 };
 
 /// A back end of compileKernel: writes its output for the file's kernel, reporting what it cannot express as error

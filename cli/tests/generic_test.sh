@@ -31,7 +31,7 @@ expect 2 "error: $tile has 2 instantiations and this command runs one: bind T (f
   "$tilecraft" compile "$tile" --emit=ascendc
 "$tilecraft" compile "$tile" --emit=ascendc --param T=f32 > k.cpp || fail "compile --emit=ascendc --param T=f32"
 grep -q 'float' k.cpp || fail "the f32 instantiation's source has no float"
-expect 1 "$tile:4:1: error: T=bf16 is not one of the choices of 'T' (f16, f32)" \
+expect 1 "$tile:3:1: error: T=bf16 is not one of the choices of 'T' (f16, f32)" \
   "$tilecraft" compile "$tile" --param T=bf16
 expect 2 "error: --param X=1: the program declares no parameter 'X' (its parameters: T)" \
   "$tilecraft" compile "$tile" --param X=1
@@ -45,7 +45,7 @@ np.save('x44.npy', np.zeros((2, 4, 8), dtype=np.float32))
 "
 expect 2 "error: the program has 2 instantiations and this command runs one: bind T (f16, f32) with --param NAME=VALUE" \
   "$tilecraft" interp "$tile" --shape M=6 --shape N=8
-expect 1 "$tile:4:1: error: T=i8 is not one of the choices of 'T' (f16, f32)" \
+expect 1 "$tile:3:1: error: T=i8 is not one of the choices of 'T' (f16, f32)" \
   "$tilecraft" interp "$tile" --param T=i8 --shape M=6 --shape N=8
 mkdir out
 "$tilecraft" interp "$tile" --param T=f32 --shape M=6 --shape N=8 --input x=x3.npy --out out > interp.txt 2> err.txt \

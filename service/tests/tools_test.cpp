@@ -133,7 +133,7 @@ TEST_F(Tools, CheckProgramGivesTheCompilersJsonDiagnosticsUnderTheGivenName) {
   const json& d = failed["diagnostics"][0];
   EXPECT_EQ(d["severity"], "error");
   EXPECT_EQ(d["file"], "add.tile");
-  EXPECT_EQ(d["line"], 13);
+  EXPECT_EQ(d["line"], 14);
   EXPECT_NE(d["message"].get<std::string>().find("q"), std::string::npos);
 }
 
