@@ -138,13 +138,14 @@ TEST_F(SolutionDir, GenericKernelInstantiatesPerCaseDtype) {
   EXPECT_EQ(f16.kernel->instantiation, "T=f16");
   EXPECT_EQ(f16.views.at("x"), (std::vector<int64_t>{1, 8}));  // (..., M, N): M is 1 without leading dims
 
-  // A dtype outside the choices matches no instantiation.
+  // A dtype outside the choices matches no instantiation (the task derives an f16 y for bf16 inputs it does not
+  // declare).
   c.inputs = {tensorOf(dsl::DType::BF16, {2, 8}), tensorOf(dsl::DType::BF16, {8})};
   CaseBinding bf16 = bindCase(s, task, c, {{2, 8}, {8}}, {{2, 8}});
   EXPECT_FALSE(bf16.ok);
   EXPECT_EQ(bf16.failure, Failure::Dtype);
   EXPECT_EQ(bf16.message,
-            "no kernel of the solution takes the case's dtypes (bf16, bf16, bf16): rms_norm.tile (T=f16) takes "
+            "no kernel of the solution takes the case's dtypes (bf16, bf16, f16): rms_norm.tile (T=f16) takes "
             "(f16, f16, f16); rms_norm.tile (T=f32) takes (f32, f32, f32)");
 }
 
