@@ -26,6 +26,9 @@ void registerCompileCommand(CLI::App& app) {
   auto project = std::make_shared<codegen::ProjectOptions>();
   compile->add_option("-o,--output", project->outDir, "With --emit=project: the folder to write the project into");
   compile->add_flag("--force", project->force, "With --emit=project: write into a folder that is not empty");
+  compile->add_option("--param", options->params,
+                      "NAME=VALUE: bind a dtype or const parameter (repeat); unbound ones: every instantiation is "
+                      "checked (--emit=ast)");
   compile->add_option("--diagnostics", options->diagnostics, "Diagnostics format on stderr: text | json")
       ->capture_default_str();
   auto irFlags = std::make_shared<std::pair<bool, bool>>(false, false);
@@ -37,14 +40,17 @@ void registerCompileCommand(CLI::App& app) {
     int status = 0;
     if (passes::isIrEmit(options->emit) || irFlags->first || irFlags->second) {
       passes::IrCompileOptions ir{options->file,  options->emit,   options->diagnostics,
-                                  irFlags->first, irFlags->second, codegen::checkWholePipeline};
+                                  irFlags->first, irFlags->second, codegen::checkWholePipeline,
+                                  options->params};
       status = passes::runCompileIr(ir, std::cout, std::cerr);
     } else if (options->emit == "project") {
       project->file = options->file;
       project->diagnostics = options->diagnostics;
+      project->params = options->params;
       status = codegen::runCompileProject(*project, std::cout, std::cerr);
     } else if (options->emit == "ascendc") {
-      status = codegen::runCompileAscendC({options->file, options->diagnostics}, std::cout, std::cerr);
+      status =
+          codegen::runCompileAscendC({options->file, options->diagnostics, {}, options->params}, std::cout, std::cerr);
     } else {
       options->wholePipeline = codegen::checkWholePipeline;
       status = dsl::runCompile(*options, std::cout, std::cerr);

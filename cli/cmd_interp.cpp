@@ -17,6 +17,8 @@ void registerInterpCommand(CLI::App& app) {
   auto options = std::make_shared<interp::InterpOptions>();
   cmd->add_option("FILE.tile", options->file, "The DSL program")->required();
   cmd->add_option("--kernel", options->kernel, "The kernel to run (default: the file's only kernel)");
+  cmd->add_option("--param", options->params,
+                  "NAME=VALUE: bind a dtype or const parameter, e.g. --param T=f32 (repeat)");
   cmd->add_option("--shape", options->shapes, "NAME=VALUE for each dim(), e.g. --shape N=1000 (repeat)");
   cmd->add_option("--attr", options->attrs, "NAME=VALUE for a scalar attribute (default: its default value)");
   cmd->add_option("--input", options->inputs, "NAME=FILE.npy: use this input instead of a generated one");

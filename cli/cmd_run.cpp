@@ -38,6 +38,8 @@ void registerRunCommand(CLI::App& app) {
       "run", "Compile a Tile DSL kernel, build it against the emulator, run it and print its outputs and profile");
   auto options = std::make_shared<TileRunOptions>();
   cmd->add_option("FILE.tile", options->file, "The DSL program (one kernel)")->required();
+  cmd->add_option("--param", options->params,
+                  "NAME=VALUE: bind a dtype or const parameter, e.g. --param T=f32 (repeat)");
   cmd->add_option("--shape", options->shapes, "A dim: NAME=VALUE (repeatable), e.g. --shape M=100 --shape N=1000");
   cmd->add_option("--attr", options->attrs, "A scalar attribute: NAME=VALUE (repeatable); defaults apply otherwise");
   cmd->add_option("--in", options->inputs, "An input from a file: NAME=FILE.npy|FILE.bin (else generated)");

@@ -90,7 +90,7 @@ std::variant<Prepared, int> prepare(const TileRunOptions& options, const std::st
     return 2;
   }
   Prepared p;
-  p.program = interp::checkProgram(options.file, *text);
+  p.program = interp::checkProgram(options.file, *text, options.params);
   const dsl::KernelInfo* kernel = p.program->ok() ? p.program->kernel(kernelName) : nullptr;
   TC_ASSERT(kernel != nullptr, "the program compiled, so it checks");
   interp::KernelArgFlags flags{options.shapes, options.attrs, options.inputs, "--in"};
@@ -149,7 +149,9 @@ std::optional<std::vector<std::string>> launcherArguments(const TileRunOptions& 
 
 // Copies the run's outputs into --out-dir, each file through a temporary and a rename: a failure leaves the
 // folder's old files whole. "" or the message.
-std::string copyOutputs(const fs::path& from, const fs::path& to) {
+// `fileShapes`: the outputs of `(..., M, N)` tensors given in another rank, written in that rank.
+std::string copyOutputs(const fs::path& from, const fs::path& to,
+                        const std::map<std::string, std::vector<int64_t>>& fileShapes) {
   std::error_code ec;
   std::vector<fs::path> files;
   for (const auto& entry : fs::directory_iterator(from, ec)) files.push_back(entry.path());
@@ -159,6 +161,12 @@ std::string copyOutputs(const fs::path& from, const fs::path& to) {
     std::string error;
     fs::path target = to / file.filename();
     if (!bytes) return fmt::format("cannot read the output '{}'", file.filename().string());
+    if (auto shape = fileShapes.find(file.stem().string()); shape != fileShapes.end()) {
+      std::optional<interp::HostTensor> t = interp::decodeNpy(*bytes, &error);
+      if (!t) return fmt::format("output '{}': {}", file.filename().string(), error);
+      t->shape = shape->second;
+      bytes = interp::encodeNpy(*t);
+    }
     if (!support::writeFileAtomically(target, *bytes, &error)) return error;
   }
   return "";
@@ -230,7 +238,8 @@ int runTile(const TileRunOptions& options, const ServiceStarter& startService, s
   if (!prepareOutputFolder("--keep", options.keepDir, err)) return 2;
   std::string code, kernel;
   codegen::TileLineMap tileLines;
-  int status = codegen::compileToAscendC({options.file, options.diagnostics}, code, kernel, err, &tileLines);
+  int status =
+      codegen::compileToAscendC({options.file, options.diagnostics, {}, options.params}, code, kernel, err, &tileLines);
   if (status != 0) return status;
   std::variant<Prepared, int> prepared = prepare(options, kernel, err);
   if (const int* failed = std::get_if<int>(&prepared)) return *failed;
@@ -294,7 +303,7 @@ int runTile(const TileRunOptions& options, const ServiceStarter& startService, s
       }
     }
     if (outcome.passed && !options.outDir.empty()) {
-      if (std::string copyError = copyOutputs(outputs, options.outDir); !copyError.empty()) {
+      if (std::string copyError = copyOutputs(outputs, options.outDir, ready.args.fileShapes); !copyError.empty()) {
         outcome = FileOutcome{};
         outcome.summary = copyError;
       }

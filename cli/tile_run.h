@@ -28,7 +28,8 @@ struct TileRunOptions {
   std::string diagnostics = "text";
   std::string range;  // LO,HI: the range of generated inputs
   bool sandbox = true;
-  bool check = true;  // compare the outputs with the reference interpreter's
+  bool check = true;                     // compare the outputs with the reference interpreter's
+  std::vector<std::string> params = {};  // NAME=VALUE: a dtype or const parameter (dsl/generic.h)
 };
 
 /// The build-and-run service, started once the program compiled and its arguments checked (so that those errors

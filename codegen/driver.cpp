@@ -94,7 +94,7 @@ std::vector<std::string> checkWholePipeline(dsl::Program& p) {
 int compileKernel(const AscendCOptions& options, const std::string& what, const KernelEmit& emitKernel,
                   std::ostream& err) {
   return dsl::compileFile(
-      {options.file, options.diagnostics},
+      {options.file, options.diagnostics, false, options.params, options.everyInstantiation},
       [&](dsl::Program& p) { return emitProgram(p, options.namespaceName, what, emitKernel); }, err);
 }
 

@@ -5,6 +5,7 @@
 #include <functional>
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 #include "codegen/emitter.h"
 #include "dsl/driver.h"
@@ -13,8 +14,12 @@ namespace tilecraft::codegen {
 
 struct AscendCOptions {
   std::string file;
-  std::string diagnostics = "text";  // text | json
-  std::string namespaceName = {};    // EmitOptions::namespaceName: emit for a batch (fuzz/batch.h)
+  std::string diagnostics = "text";      // text | json
+  std::string namespaceName = {};        // EmitOptions::namespaceName: emit for a batch (fuzz/batch.h)
+  std::vector<std::string> params = {};  // --param NAME=VALUE: the instantiation of a generic program
+  /// Compile every instantiation the params leave (dsl::FrontEndOptions::everyInstantiation); the output is the
+  /// last one's. For checks that want a verdict on the whole program (the MCP check_program tool).
+  bool everyInstantiation = false;
 };
 
 /// A back end of compileKernel: writes its output for the file's kernel, reporting what it cannot express as error

@@ -572,7 +572,7 @@ int runCompileProject(const ProjectOptions& options, std::ostream& out, std::ost
   }
   std::vector<ProjectFile> files;
   int status = compileKernel(
-      {options.file, options.diagnostics, {}}, "--emit=project",
+      {options.file, options.diagnostics, {}, options.params}, "--emit=project",
       [&](const ir::Kernel& kernel, const EmitOptions& emit, support::DiagnosticEngine& diagnostics) {
         files = emitProject(kernel, emit, diagnostics);
       },

@@ -30,9 +30,10 @@ std::vector<ProjectFile> emitProject(const ir::Kernel& kernel, const EmitOptions
 
 struct ProjectOptions {
   std::string file;
-  std::string diagnostics = "text";  // text | json
-  std::string outDir;                // -o DIR
-  bool force = false;                // --force: write into a folder that is not empty
+  std::string diagnostics = "text";      // text | json
+  std::string outDir;                    // -o DIR
+  bool force = false;                    // --force: write into a folder that is not empty
+  std::vector<std::string> params = {};  // --param NAME=VALUE: the instantiation of a generic program
 };
 
 /// -o and --force belong to --emit=project: with another `emit` they are a usage error (status 2, message on

@@ -38,6 +38,7 @@ const char* opSpelling(OpKind op) {
     case OpKind::Le: return "<=";
     case OpKind::Gt: return ">";
     case OpKind::Ge: return ">=";
+    case OpKind::In: return "in";
   }
   return "?";
 }

@@ -19,6 +19,8 @@
 //   Keyword     name; kids = [value]
 //   Subscript   kids = [base, index*]       Slice kids = [lo, hi, step], kNoNode where omitted
 //   Attribute   name; kids = [base]         Tuple kids = elements
+//   IfExp       kids = [then, cond, else]   `a if c else b`: only module-level generic definitions (dsl/generic.h)
+//   Ellipsis    `...`: only the first dimension of a tensor parameter's shape
 #pragma once
 
 #include <cstdint>
@@ -39,7 +41,7 @@ inline constexpr NodeId kNoNode = UINT32_MAX;
 #define TILECRAFT_NODE_KINDS(X)                                                                         \
   X(Module) X(ConstDef) X(Kernel) X(Decorator) X(Param) X(Assign) X(AugAssign) X(ExprStmt) X(Pass) X(For) \
   X(With) X(If) X(Name) X(IntLit) X(FloatLit) X(StringLit) X(BoolLit) X(NoneLit) X(Unary) X(Binary)     \
-  X(Compare) X(Logical) X(Call) X(Keyword) X(Subscript) X(Slice) X(Attribute) X(Tuple)
+  X(Compare) X(Logical) X(Call) X(Keyword) X(Subscript) X(Slice) X(Attribute) X(Tuple) X(IfExp) X(Ellipsis)
 // clang-format on
 
 enum class NodeKind : unsigned char {
@@ -58,7 +60,7 @@ enum class OpKind : unsigned char {
   // Logical
   And, Or,
   // Compare
-  Eq, Ne, Lt, Le, Gt, Ge,
+  Eq, Ne, Lt, Le, Gt, Ge, In,
 };
 // clang-format on
 

@@ -47,15 +47,16 @@ struct Punct {
   TokenKind kind;
 };
 constexpr Punct kPuncts[] = {
-    {"**", TokenKind::StarStar},    {"//", TokenKind::SlashSlash}, {"+=", TokenKind::PlusAssign},
-    {"-=", TokenKind::MinusAssign}, {"*=", TokenKind::StarAssign}, {"/=", TokenKind::SlashAssign},
-    {"==", TokenKind::EqEq},        {"!=", TokenKind::NotEq},      {"<=", TokenKind::LessEq},
-    {">=", TokenKind::GreaterEq},   {"->", TokenKind::Arrow},      {"(", TokenKind::LParen},
-    {")", TokenKind::RParen},       {"[", TokenKind::LBracket},    {"]", TokenKind::RBracket},
-    {",", TokenKind::Comma},        {":", TokenKind::Colon},       {".", TokenKind::Dot},
-    {"@", TokenKind::At},           {"=", TokenKind::Assign},      {"+", TokenKind::Plus},
-    {"-", TokenKind::Minus},        {"*", TokenKind::Star},        {"/", TokenKind::Slash},
-    {"%", TokenKind::Percent},      {"<", TokenKind::Less},        {">", TokenKind::Greater},
+    {"...", TokenKind::Ellipsis},   {"**", TokenKind::StarStar},    {"//", TokenKind::SlashSlash},
+    {"+=", TokenKind::PlusAssign},  {"-=", TokenKind::MinusAssign}, {"*=", TokenKind::StarAssign},
+    {"/=", TokenKind::SlashAssign}, {"==", TokenKind::EqEq},        {"!=", TokenKind::NotEq},
+    {"<=", TokenKind::LessEq},      {">=", TokenKind::GreaterEq},   {"->", TokenKind::Arrow},
+    {"(", TokenKind::LParen},       {")", TokenKind::RParen},       {"[", TokenKind::LBracket},
+    {"]", TokenKind::RBracket},     {",", TokenKind::Comma},        {":", TokenKind::Colon},
+    {".", TokenKind::Dot},          {"@", TokenKind::At},           {"=", TokenKind::Assign},
+    {"+", TokenKind::Plus},         {"-", TokenKind::Minus},        {"*", TokenKind::Star},
+    {"/", TokenKind::Slash},        {"%", TokenKind::Percent},      {"<", TokenKind::Less},
+    {">", TokenKind::Greater},
 };
 
 // The code point of the valid UTF-8 sequence text[i, i + n).

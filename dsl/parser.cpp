@@ -359,9 +359,9 @@ class Parser {
   // Nesting is counted where it opens: a parenthesis, a prefix operator, '**', and each postfix operation (the
   // level stays open over a call's arguments and a subscript's indices).
   NodeId parseExpr() {
-    if (exprDepth_ > 0) return parseOr();
+    if (exprDepth_ > 0) return parseConditional();
     operations_ = 0;
-    NodeId result = parseOr();
+    NodeId result = parseConditional();
     if (operations_ > kMaxExprOperations) {
       diagnostics_
           .error(firstOverLimit_,
@@ -387,6 +387,18 @@ class Parser {
     return id;
   }
 
+  // conditional := or_expr ['if' or_expr 'else' expr]
+  NodeId parseConditional() {
+    NodeId then = parseOr();
+    if (!at(TokenKind::KwIf)) return then;
+    countOperation();
+    NestingGuard guard(exprDepth_, kMaxExprNesting, [&](uint32_t depth) { tooDeep(depth); });
+    advance();
+    NodeId cond = parseOr();
+    expect(TokenKind::KwElse, "in the conditional expression ('a if c else b')");
+    NodeId otherwise = parseConditional();
+    return add(NodeKind::IfExp, spanOf(then).to(spanOf(otherwise)), {then, cond, otherwise});
+  }
   // or_expr := and_expr ('or' and_expr)*
   NodeId parseOr() {
     NodeId lhs = parseAnd();
@@ -441,6 +453,7 @@ class Parser {
       case TokenKind::LessEq: return OpKind::Le;
       case TokenKind::Greater: return OpKind::Gt;
       case TokenKind::GreaterEq: return OpKind::Ge;
+      case TokenKind::KwIn: return OpKind::In;
       default: return OpKind::None;
     }
   }
@@ -630,6 +643,7 @@ class Parser {
         return id;
       }
       case TokenKind::KwNone: advance(); return add(NodeKind::NoneLit, t.span);
+      case TokenKind::Ellipsis: advance(); return add(NodeKind::Ellipsis, t.span);
       case TokenKind::LParen: {
         NestingGuard guard(exprDepth_, kMaxExprNesting, [&](uint32_t depth) { tooDeep(depth); });
         advance();

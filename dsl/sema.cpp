@@ -344,7 +344,7 @@ void Checker::checkParam(NodeId id, KernelInfo& kernel) {
       if (!dtypeOk) {
         error(idx[0], "expected an element dtype (f16, bf16, f32, i8, u8, i16, i32, i64)");
       }
-      auto shape = shapeFromTuple(idx[1], "a tensor dimension");
+      auto shape = shapeFromTuple(idx[1], "a tensor dimension", &info.foldsLeading);
       if (shape && shape->empty()) {
         error(idx[1], "a tensor needs at least one dimension").hint("write (1,) for a single element");
         shape.reset();

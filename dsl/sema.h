@@ -92,6 +92,9 @@ struct ParamInfo {
   std::string name;
   bool isTensor = false;
   Type type;  // Tensor (dtype, shape) or a scalar attribute
+  /// `Tensor[T, (..., M, N)]`: an actual tensor of any rank >= the shape's folds its leading dimensions into the
+  /// first one (M is their product, 1 when there are none).
+  bool foldsLeading = false;
   bool loaded = false;
   bool stored = false;
 };

@@ -104,6 +104,15 @@ Type Checker::exprImpl(NodeId id) {
     case NodeKind::Unary: return checkUnary(id);
     case NodeKind::Binary: return checkBinary(id);
     case NodeKind::Compare: return checkCompare(id);
+    case NodeKind::Ellipsis:
+      error(id, "'...' stands only for the leading dimensions of a tensor parameter, before at least one more")
+          .hint("write x: Tensor[T, (..., M, N)]: M is the product of the leading dimensions");
+      return Type::error();
+    case NodeKind::IfExp:
+      // Instantiation (dsl/generic.h) resolves the module-level ones: a kernel branches with if statements.
+      error(id, "a conditional expression is only allowed as the value of a module-level definition")
+          .hint("write C = f32 if T == bf16 else T at module level, or use an if statement in the kernel");
+      return Type::error();
     case NodeKind::Logical: {
       Type a = expr(n.kids[0]);
       Type b = expr(n.kids[1]);
@@ -199,7 +208,7 @@ std::optional<int64_t> Checker::constIntOf(NodeId id, const Type& type, const ch
 }
 
 // shape := '(' dim (',' dim)* ')' | dim        dim := integer constant | dim() name | tile variable
-std::optional<std::vector<Dim>> Checker::shapeFromTuple(NodeId id, const char* what) {
+std::optional<std::vector<Dim>> Checker::shapeFromTuple(NodeId id, const char* what, bool* foldsLeading) {
   std::vector<NodeId> elems;
   if (ast_.kind(id) == NodeKind::Tuple) {
     elems.assign(ast_.node(id).kids.begin(), ast_.node(id).kids.end());
@@ -210,6 +219,11 @@ std::optional<std::vector<Dim>> Checker::shapeFromTuple(NodeId id, const char* w
   std::vector<Dim> shape;
   bool ok = true;
   for (NodeId e : elems) {
+    if (ast_.kind(e) == NodeKind::Ellipsis && foldsLeading && e == elems[0] && elems.size() > 1) {
+      result_.types[e].kind = TypeKind::None;
+      *foldsLeading = true;
+      continue;
+    }
     if (ast_.kind(e) == NodeKind::Name) {
       const std::string& name = ast_.node(e).name;
       auto m = module_.find(name);
@@ -556,6 +570,12 @@ Type Checker::elementwise(NodeId id, const char* what, DTypeSet allowed, const s
 
 Type Checker::checkCompare(NodeId id) {
   const Node& n = ast_.node(id);
+  if (n.op == OpKind::In) {
+    // Instantiation (dsl/generic.h) evaluates every module-level condition; one left here is in a kernel.
+    error(id, "'in' is only allowed in the condition of a module-level definition over dtype parameters")
+        .hint("write C = f32 if T in (f16, bf16) else T at module level");
+    return Type::error();
+  }
   Type a = expr(n.kids[0]);
   Type b = expr(n.kids[1]);
   if (a.isError() || b.isError()) return Type::error();

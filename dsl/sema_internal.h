@@ -126,7 +126,8 @@ class Checker {
   bool requireDType(NodeId at, const char* op, DType dtype, DTypeSet allowed);
   bool requireStage(NodeId at, Stage want, const char* what);
   std::optional<int64_t> constIntOf(NodeId id, const Type& type, const char* what);
-  std::optional<std::vector<Dim>> shapeFromTuple(NodeId id, const char* what);
+  /// With `foldsLeading`, a leading `...` is allowed (a tensor parameter's shape) and sets it.
+  std::optional<std::vector<Dim>> shapeFromTuple(NodeId id, const char* what, bool* foldsLeading = nullptr);
 
   // --- sema_builtins.cpp ----------------------------------------------------------------------------------
   Type checkCall(NodeId id);

@@ -16,7 +16,7 @@ namespace tilecraft::dsl {
   X(KwElif, "'elif'") X(KwElse, "'else'") X(KwPass, "'pass'") X(KwAnd, "'and'") X(KwOr, "'or'")            \
   X(KwNot, "'not'") X(KwTrue, "'True'") X(KwFalse, "'False'") X(KwNone, "'None'")                          \
   X(LParen, "'('") X(RParen, "')'") X(LBracket, "'['") X(RBracket, "']'") X(Comma, "','")                  \
-  X(Colon, "':'") X(Dot, "'.'") X(At, "'@'") X(Assign, "'='") X(Plus, "'+'") X(Minus, "'-'")               \
+  X(Colon, "':'") X(Ellipsis, "'...'") X(Dot, "'.'") X(At, "'@'") X(Assign, "'='") X(Plus, "'+'") X(Minus, "'-'")               \
   X(Star, "'*'") X(Slash, "'/'") X(SlashSlash, "'//'") X(Percent, "'%'") X(StarStar, "'**'")               \
   X(PlusAssign, "'+='") X(MinusAssign, "'-='") X(StarAssign, "'*='") X(SlashAssign, "'/='")                \
   X(EqEq, "'=='") X(NotEq, "'!='") X(Less, "'<'") X(LessEq, "'<='") X(Greater, "'>'")                      \

@@ -226,21 +226,24 @@ class TaskRun {
   }
 
   BuiltKernel& build(const DslKernel& kernel, const fs::path& workDir) {
-    std::string key = kernel.file.string();
+    std::string key = fmt::format("{} {}", kernel.file.string(), kernel.instantiation);
     auto it = built_.find(key);
     if (it != built_.end()) return it->second;
     BuiltKernel& b = built_[key];
     double start = now();
     std::string code, name;
     std::ostringstream diagnostics;
-    int status = codegen::compileToAscendC({kernel.file.string(), "text", {}}, code, name, diagnostics);
+    int status =
+        codegen::compileToAscendC({kernel.file.string(), "text", {}, kernel.bindings}, code, name, diagnostics);
     if (status != 0) {
       b.failure = classifyCompileError(diagnostics.str());
       b.message = firstLine(diagnostics.str());
       return b;
     }
     fs::create_directories(workDir);
-    fs::path source = workDir / (safeName(kernel.file.stem().string()) + ".cpp");
+    std::string stem = kernel.file.stem().string();
+    for (const std::string& flag : kernel.bindings) stem += "_" + flag;  // one source per instantiation
+    fs::path source = workDir / (safeName(stem) + ".cpp");
     writeAtomically(source, code);
     runner::BuildRequest request;
     request.source = source.string();
@@ -280,6 +283,7 @@ class TaskRun {
       return;
     }
     r.instantiation = binding.kernel->file.filename().string();
+    if (!binding.kernel->instantiation.empty()) r.instantiation += " " + binding.kernel->instantiation;
     fs::path taskWork = fs::path(options_.outDir) / "work" / safeName(task.name) / std::to_string(s.sample);
     BuiltKernel& kernel = build(*binding.kernel, taskWork);
     if (!kernel.charged) r.kernelSeconds += kernel.seconds;

@@ -16,16 +16,29 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The front end on one .tile file: its kernel's parameters, or the diagnostics as the user would see them.
-DslKernel readKernel(const fs::path& file) {
-  DslKernel k;
-  k.file = file;
+// The front end on one .tile file: each instantiation's kernel parameters (`params` bind some parameters; the
+// others range over their choices), then, when some instantiation does not compile, the diagnostics as the user
+// would see them.
+std::vector<DslKernel> readKernels(const fs::path& file, const std::vector<std::string>& params = {}) {
+  std::vector<DslKernel> out;
   std::ostringstream diagnostics;
+  bool oneKernelEach = true;
+  dsl::FrontEndOptions frontEnd{file.string(), "text", false, params, true};
   int status = dsl::compileFile(
-      {file.string(), "text", false},
+      frontEnd,
       [&](dsl::Program& program) -> std::vector<std::string> {
         if (program.sema.kernels.size() != 1) {
+          oneKernelEach = false;
           return {};  // reported below: one file, one kernel
+        }
+        DslKernel k;
+        k.file = file;
+        k.instantiation = program.instantiation.str();
+        k.bindings = program.instantiation.flags();
+        for (const auto& [name, value] : program.instantiation.values) {
+          for (const dsl::GenericParam& g : program.params) {
+            if (g.name == name && !g.isDType) k.consts[name] = std::stoll(value);
+          }
         }
         const dsl::KernelInfo& info = program.sema.kernels.front();
         k.name = info.name;
@@ -46,17 +59,25 @@ DslKernel readKernel(const fs::path& file) {
           }
           k.params.push_back(std::move(param));
         }
+        out.push_back(std::move(k));
         return {};
       },
       diagnostics);
-  if (status != 0) {
-    k.error = diagnostics.str();
-    k.failure = Failure::Syntax;
-  } else if (k.name.empty()) {
+  if (!oneKernelEach) {
+    out.clear();
+    DslKernel k;
+    k.file = file;
     k.error = fmt::format("{}: a solution file must hold exactly one @kernel", file.filename().string());
     k.failure = Failure::Syntax;
+    out.push_back(std::move(k));
+  } else if (status != 0) {
+    DslKernel k;
+    k.file = file;
+    k.error = diagnostics.str();
+    k.failure = Failure::Syntax;
+    out.push_back(std::move(k));
   }
-  return k;
+  return out;
 }
 
 Binding readBinding(const fs::path& file, std::string* error) {
@@ -98,7 +119,9 @@ Solution readSolution(const fs::path& dir, int sample) {
   std::sort(tiles.begin(), tiles.end());
   if (!tiles.empty()) {
     s.kind = "dsl";
-    for (const fs::path& t : tiles) s.kernels.push_back(readKernel(t));
+    for (const fs::path& t : tiles) {
+      for (DslKernel& k : readKernels(t)) s.kernels.push_back(std::move(k));
+    }
     if (fs::exists(dir / "binding.yaml")) s.binding = readBinding(dir / "binding.yaml", &s.error);
   } else if (project) {
     s.kind = "ascendc";
@@ -336,7 +359,8 @@ CaseBinding bindCase(const Solution& solution, const Task& task, const Case& c,
       kernel = &k;
       break;
     }
-    offered.push_back(fmt::format("{} takes {}", k.file.filename().string(), dtypeList(kernelTypes)));
+    std::string which = k.instantiation.empty() ? "" : fmt::format(" ({})", k.instantiation);
+    offered.push_back(fmt::format("{}{} takes {}", k.file.filename().string(), which, dtypeList(kernelTypes)));
   }
   if (kernel == nullptr) {
     for (const DslKernel& k : solution.kernels) {
@@ -355,6 +379,40 @@ CaseBinding bindCase(const Solution& solution, const Task& task, const Case& c,
 
   CaseBinding b;
   b.kernel = kernel;
+  nlohmann::json attrs = nlohmann::json::parse(c.attrsJson, nullptr, false);
+  auto caseAttr = [&](const std::string& name) -> const nlohmann::json* {
+    auto renamed = solution.binding.attrs.find(name);
+    std::string caseName = renamed != solution.binding.attrs.end() ? renamed->second : name;
+    if (!attrs.is_object() || !attrs.contains(caseName) || attrs[caseName].is_null()) return nullptr;
+    return &attrs[caseName];
+  };
+  // A const parameter takes the case's attribute of its name: another value than the one the file was read
+  // with is another instantiation.
+  std::vector<std::string> rebound = kernel->bindings;
+  bool rebind = false;
+  for (std::string& flag : rebound) {
+    std::string name = flag.substr(0, flag.find('='));
+    auto bound = kernel->consts.find(name);
+    const nlohmann::json* v = bound == kernel->consts.end() ? nullptr : caseAttr(name);
+    if (v == nullptr) continue;
+    if (!v->is_number_integer()) {
+      return failed(Failure::Signature, fmt::format("const parameter '{}' of {} takes the case's attribute, which "
+                                                    "is {} (not an integer)",
+                                                    name, kernel->file.filename().string(), v->dump()));
+    }
+    if (v->get<int64_t>() == bound->second) continue;
+    flag = fmt::format("{}={}", name, v->get<int64_t>());
+    rebind = true;
+  }
+  if (rebind) {
+    std::vector<DslKernel> again = readKernels(kernel->file, rebound);
+    if (again.size() != 1 || !again[0].error.empty()) {
+      const DslKernel& bad = again.back();
+      return failed(bad.failure == Failure::None ? Failure::Syntax : bad.failure, bad.error);
+    }
+    b.instantiated = std::make_shared<DslKernel>(std::move(again[0]));
+    b.kernel = kernel = b.instantiated.get();
+  }
   std::map<std::string, int64_t> dims;
   std::map<std::string, std::string> dimSource;
   try {
@@ -365,13 +423,10 @@ CaseBinding bindCase(const Solution& solution, const Task& task, const Case& c,
   } catch (const std::exception& e) {
     return failed(Failure::Syntax, fmt::format("binding.yaml: {}", e.what()));
   }
-  nlohmann::json attrs = nlohmann::json::parse(c.attrsJson, nullptr, false);
   for (const KernelParam& p : kernel->params) {
     if (p.isTensor) continue;
-    auto renamed = solution.binding.attrs.find(p.name);
-    std::string caseName = renamed != solution.binding.attrs.end() ? renamed->second : p.name;
-    if (attrs.is_object() && attrs.contains(caseName) && !attrs[caseName].is_null()) {
-      const nlohmann::json& v = attrs[caseName];
+    if (const nlohmann::json* found = caseAttr(p.name)) {
+      const nlohmann::json& v = *found;
       std::string text = v.is_boolean() ? (v.get<bool>() ? "1" : "0") : v.dump();
       b.args.push_back(fmt::format("{}={}", p.name, text));
     }

@@ -1,11 +1,13 @@
 // A task's solution as the harness finds it (SOLUTIONS/TASK/, or SOLUTIONS/TASK/<k>/ for sample k), and how a case
-// is bound to it: which kernel file runs the case (the one whose tensor dtypes are the case's), the kernel's dims
+// is bound to it: which kernel runs the case (the file and instantiation whose tensor dtypes are the case's, const
+// parameters bound from the case's attributes of the same name), the kernel's dims
 // from the case's shapes, its attributes from the case's, and the view each tensor is passed as.
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -30,8 +32,12 @@ struct KernelParam {
   bool stored = false;  // an output
 };
 
+// One instantiation of a .tile file (a file without dtype or const parameters has one).
 struct DslKernel {
   std::filesystem::path file;
+  std::string instantiation;              // "T=f16, K=3"; empty without parameters
+  std::vector<std::string> bindings;      // the same as --param NAME=VALUE flags
+  std::map<std::string, int64_t> consts;  // the const parameters and their values here
   std::string name;
   std::vector<KernelParam> params;
   std::string error;  // the front end's diagnostics when the file does not compile
@@ -48,7 +54,7 @@ struct Solution {
   std::string kind;  // "dsl", "ascendc", or "none"
   std::filesystem::path dir;
   int sample = 0;
-  std::vector<DslKernel> kernels;  // DSL: every .tile file, sorted by name
+  std::vector<DslKernel> kernels;  // DSL: every instantiation of every .tile file, files sorted by name
   Binding binding;
   std::string error;  // a binding.yaml that cannot be read
 };
@@ -63,6 +69,7 @@ struct CaseBinding {
   Failure failure = Failure::None;  // when not ok
   std::string message;
   const DslKernel* kernel = nullptr;
+  std::shared_ptr<const DslKernel> instantiated;      // `kernel` when a case attribute rebinds a const parameter
   std::vector<std::string> args;                      // NAME=VALUE for dims and attributes
   std::map<std::string, std::vector<int64_t>> views;  // tensor -> the shape the kernel sees it as
 };

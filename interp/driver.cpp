@@ -52,7 +52,8 @@ int runChecked(const InterpOptions& options, Files& files, std::ostream& out, st
   std::string error;
   auto text = files.read(options.file, &error);
   if (!text) throw UsageError{error};
-  auto program = checkProgram(options.file, *text);
+  auto program = checkProgram(options.file, *text, options.params);
+  if (!program->usageError.empty()) throw UsageError{program->usageError};
   if (!program->ok()) {
     err << program->renderDiagnostics();
     return 1;
@@ -102,6 +103,14 @@ int runChecked(const InterpOptions& options, Files& files, std::ostream& out, st
     err << support::renderText(program->sources, diagnostics.diagnostics());
     return 1;
   }
+  // A `(..., M, N)` tensor given in another rank is shown and written in that rank.
+  std::map<std::string, std::vector<int64_t>> fileShapes = args->fileShapes;
+  auto inFileShape = [&](const std::string& name, HostTensor t) {
+    if (auto shape = fileShapes.find(name); shape != fileShapes.end()) t.shape = shape->second;
+    return t;
+  };
+  for (auto& [name, t] : request.inputs) t = inFileShape(name, std::move(t));
+  for (auto& [name, t] : *outputs) t = inFileShape(name, std::move(t));
   auto writeTensor = [&](const std::string& name, const HostTensor& t) {
     std::string path = options.outDir + "/" + name;
     if (!files.write(path, encodeNpy(t), &error)) throw UsageError{error};

@@ -19,8 +19,9 @@ struct InterpOptions {
   std::vector<std::string> inputs;  // NAME=FILE.npy: a given input instead of a generated one
   std::vector<std::string> ranges;  // NAME=LO:HI: the value range of a generated input
   uint64_t seed = 0;
-  std::string outDir;       // empty: only print the summary
-  bool saveInputs = false;  // also write the inputs, as NAME.in.npy
+  std::string outDir;                    // empty: only print the summary
+  bool saveInputs = false;               // also write the inputs, as NAME.in.npy
+  std::vector<std::string> params = {};  // NAME=VALUE: a dtype or const parameter (dsl/generic.h)
 };
 
 /// Exit status: 0 success; 1 the program has errors, or the run failed (diagnostics on `err`); 2 bad usage or an

@@ -24,7 +24,8 @@ struct CheckedProgram {
   support::DiagnosticEngine diagnostics;
   dsl::Ast ast;
   dsl::SemaResult sema;
-  bool ok() const { return !diagnostics.hasErrors(); }
+  std::string usageError;  // --param bindings that do not leave one instantiation (dsl/generic.h)
+  bool ok() const { return !diagnostics.hasErrors() && usageError.empty(); }
   /// The front end's diagnostics as text, as `tilecraft compile` prints them.
   std::string renderDiagnostics() const;
   /// The dim() names in declaration order.
@@ -34,7 +35,9 @@ struct CheckedProgram {
 
 /// Lexes, parses and checks `text` (named `name` in diagnostics). Check ok() before running it: the semantic
 /// checks run only when the file parsed, and a program with errors cannot be run.
-std::unique_ptr<CheckedProgram> checkProgram(const std::string& name, const std::string& text);
+/// `params` (--param NAME=VALUE) bind a generic program's parameters; they must leave one instantiation.
+std::unique_ptr<CheckedProgram> checkProgram(const std::string& name, const std::string& text,
+                                             const std::vector<std::string>& params = {});
 
 struct RunRequest {
   std::map<std::string, int64_t> dims;       // every dim() of the module

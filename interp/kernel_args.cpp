@@ -95,8 +95,17 @@ std::string tensorText(dsl::DType dtype, const std::vector<int64_t>& shape) {
   return describe(HostTensor{dtype, shape, {}});
 }
 
+// `file` with its leading dimensions folded into the first of `rank` (a `(..., M, N)` tensor's view of it).
+std::vector<int64_t> foldLeading(const std::vector<int64_t>& file, size_t rank) {
+  size_t fold = file.size() - rank + 1;
+  std::vector<int64_t> v = {1};
+  for (size_t i = 0; i < fold; ++i) v[0] *= file[i];
+  v.insert(v.end(), file.begin() + static_cast<std::ptrdiff_t>(fold), file.end());
+  return v;
+}
+
 GivenInput readInput(const std::string& flag, const std::string& spec, const std::string& name, const std::string& path,
-                     dsl::DType dtype, const std::vector<int64_t>& shape, Files& files) {
+                     dsl::DType dtype, const std::vector<int64_t>& shape, bool foldsLeading, Files& files) {
   GivenInput in;
   in.path = path;
   uint64_t elements = 1;
@@ -114,7 +123,21 @@ GivenInput readInput(const std::string& flag, const std::string& spec, const std
     // Any size the header claims is compared with the tensor (a claim of 10^12 elements is named, not wrapped).
     std::optional<NpyHeader> header = parseNpyHeader(in.bytes, &error, UINT64_MAX);
     if (!header) throw ArgError{fmt::format("{} {}: {}", flag, spec, error)};
-    if (header->dtype != dtype || header->shape != shape) {
+    if (foldsLeading && header->dtype == dtype && header->shape != shape) {
+      if (header->shape.size() < shape.size()) {
+        throw ArgError{
+            fmt::format("{} {}: the file holds {} but tensor '{}' ({}) takes rank {} or more (its "
+                        "leading dimensions fold into the first)",
+                        flag, spec, tensorText(header->dtype, header->shape), name, expected, shape.size())};
+      }
+      std::vector<int64_t> folded = foldLeading(header->shape, shape.size());
+      if (folded != shape) {
+        throw ArgError{fmt::format("{} {}: the file holds {}, which folds to {}, but tensor '{}' is {}", flag, spec,
+                                   tensorText(header->dtype, header->shape), tensorText(dtype, folded), name,
+                                   expected)};
+      }
+      in.fileShape = header->shape;
+    } else if (header->dtype != dtype || header->shape != shape) {
       throw ArgError{fmt::format("{} {}: the file holds {} but tensor '{}' is {}", flag, spec,
                                  tensorText(header->dtype, header->shape), name, expected)};
     }
@@ -214,7 +237,20 @@ KernelArgs parseChecked(const CheckedProgram& program, const dsl::KernelInfo& ke
     }
     checkOnce(seen, flags.inputFlag, name, s);
     const dsl::ParamInfo& p = paramNamed(kernel, name);
-    args.inputs[name] = readInput(flags.inputFlag, s, name, path, p.type.dtype, args.paramShapes.at(name), files);
+    args.inputs[name] =
+        readInput(flags.inputFlag, s, name, path, p.type.dtype, args.paramShapes.at(name), p.foldsLeading, files);
+    if (!args.inputs[name].fileShape.empty()) args.fileShapes[name] = args.inputs[name].fileShape;
+  }
+  // An output folded like an input is written in that input's shape (the first such input, by name).
+  for (const dsl::ParamInfo& p : kernel.params) {
+    if (!p.isTensor || !p.foldsLeading || !p.stored || args.fileShapes.count(p.name)) continue;
+    for (const auto& [input, given] : args.inputs) {
+      if (given.fileShape.empty() || !args.paramShapes.count(p.name)) continue;
+      if (args.paramShapes.at(input) == args.paramShapes.at(p.name)) {
+        args.fileShapes[p.name] = given.fileShape;
+        break;
+      }
+    }
   }
   return args;
 }

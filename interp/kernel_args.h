@@ -26,9 +26,10 @@ struct KernelArgFlags {
 
 /// A given input: the bytes as read (what `run` hands the launcher) and the tensor they hold.
 struct GivenInput {
-  std::string path;   // as the user wrote it
-  std::string bytes;  // the whole file
-  bool npy = false;   // a .npy file (else raw elements)
+  std::string path;                // as the user wrote it
+  std::string bytes;               // the whole file
+  bool npy = false;                // a .npy file (else raw elements)
+  std::vector<int64_t> fileShape;  // a `(..., M, N)` tensor's file of another rank: its shape (else empty)
   HostTensor tensor;
 };
 
@@ -38,6 +39,9 @@ struct KernelArgs {
   std::map<std::string, std::string> attrTexts;             // the same, as the user wrote them (checked)
   std::map<std::string, GivenInput> inputs;                 // by tensor name
   std::map<std::string, std::vector<int64_t>> paramShapes;  // every tensor parameter's shape under `dims`
+  /// Tensors declared `(..., M, N)` whose given file has another rank: the file's shape for an input, and for an
+  /// output of the same folded shape as such an input, that input's shape (outputs are written in it).
+  std::map<std::string, std::vector<int64_t>> fileShapes;
 };
 
 /// Every flag checked: NAME=VALUE syntax; names the kernel knows (unknown ones listed with the known ones); no

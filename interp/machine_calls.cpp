@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "dsl/generic.h"
 #include "dsl/lexer.h"
 #include "dsl/parser.h"
 #include "interp/machine.h"
@@ -287,13 +288,16 @@ const dsl::KernelInfo* CheckedProgram::kernel(const std::string& name) const {
   return nullptr;
 }
 
-std::unique_ptr<CheckedProgram> checkProgram(const std::string& name, const std::string& text) {
+std::unique_ptr<CheckedProgram> checkProgram(const std::string& name, const std::string& text,
+                                             const std::vector<std::string>& params) {
   auto program = std::make_unique<CheckedProgram>();
   support::FileId file = program->sources.addBuffer(name, text);
   std::vector<dsl::Token> tokens = dsl::lex(program->sources, file, program->diagnostics);
   program->ast = dsl::parse(tokens, program->diagnostics);
-  if (!program->diagnostics.hasErrors())
-    program->sema = dsl::check(program->sources, program->ast, program->diagnostics);
+  if (!program->diagnostics.hasErrors()) {
+    program->ast = dsl::instantiateOne(program->ast, params, program->diagnostics, &program->usageError);
+  }
+  if (program->ok()) program->sema = dsl::check(program->sources, program->ast, program->diagnostics);
   return program;
 }
 

@@ -34,7 +34,7 @@ int runCompileIr(const IrCompileOptions& options, std::ostream& out, std::ostrea
   std::ostringstream output;
   bool printable = false;  // the stages up to the requested IR succeeded
   int status = dsl::compileFile(
-      {options.file, options.diagnostics},
+      {options.file, options.diagnostics, false, options.params},
       [&](dsl::Program& p) {
         std::vector<std::string> internalErrors;
         ir::Module module = lower(p.ast, p.sema, p.sources, p.diagnostics);

@@ -20,6 +20,7 @@ struct IrCompileOptions {
   /// The stages after the requested IR (the rest of the pipeline and the emitter: codegen::checkWholePipeline),
   /// run before the program is called fine; empty: none. The requested IR is still printed when only these fail.
   std::function<std::vector<std::string>(dsl::Program&)> wholePipeline;
+  std::vector<std::string> params = {};  // --param NAME=VALUE: the instantiation of a generic program
 };
 
 /// True for the --emit values this driver owns.

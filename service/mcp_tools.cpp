@@ -171,7 +171,8 @@ std::string checkProgram(const std::string& source, const std::string& fileName,
   if (!support::writeFileAtomically(dir / leaf, source, &error)) throw std::runtime_error(error);
   std::string code, kernelName;
   std::ostringstream diagnostics;
-  int status = codegen::compileToAscendC({(dir / leaf).string(), "json", {}}, code, kernelName, diagnostics);
+  // A generic program is checked in every instantiation, as `tilecraft compile` does.
+  int status = codegen::compileToAscendC({(dir / leaf).string(), "json", {}, {}, true}, code, kernelName, diagnostics);
   std::string text = replaceAll(diagnostics.str(), (dir / "").string(), "");
   json result = {{"ok", status == 0}, {"file", leaf}};
   if (status == 0) result["kernel"] = kernelName;

@@ -115,6 +115,87 @@ TEST_F(SolutionDir, PicksTheKernelOfTheCaseDtypeAndFoldsLeadingDims) {
             "(f32, f32, f32)");
 }
 
+// One generic program (T = dtype(f16, f32)) covers both dtypes: it is read once per instantiation, and a case
+// binds to the instantiation whose tensors have its dtypes.
+TEST_F(SolutionDir, GenericKernelInstantiatesPerCaseDtype) {
+  fs::create_directories(root_ / "rms_norm");
+  fs::copy_file(fs::path(TILECRAFT_SOURCE_DIR) / "solutions/rms_norm/rms_norm.tile",
+                root_ / "rms_norm" / "rms_norm.tile");
+  Solution s = findSolutions(root_, "rms_norm").front();
+  ASSERT_EQ(s.kernels.size(), 2u);
+  EXPECT_EQ(s.kernels[0].instantiation, "T=f16");
+  EXPECT_EQ(s.kernels[1].bindings, (std::vector<std::string>{"T=f32"}));
+  Task task = rmsNormTask();
+  Case c;
+  c.inputs = {tensorOf(dsl::DType::F32, {2, 3, 8}), tensorOf(dsl::DType::F32, {8})};
+  CaseBinding f32 = bindCase(s, task, c, {{2, 3, 8}, {8}}, {{2, 3, 8}});
+  ASSERT_TRUE(f32.ok) << f32.message;
+  EXPECT_EQ(f32.kernel->instantiation, "T=f32");
+  EXPECT_EQ(f32.views.at("x"), (std::vector<int64_t>{6, 8}));
+  c.inputs = {tensorOf(dsl::DType::F16, {8}), tensorOf(dsl::DType::F16, {8})};
+  CaseBinding f16 = bindCase(s, task, c, {{8}, {8}}, {{8}});
+  ASSERT_TRUE(f16.ok) << f16.message;
+  EXPECT_EQ(f16.kernel->instantiation, "T=f16");
+  EXPECT_EQ(f16.views.at("x"), (std::vector<int64_t>{1, 8}));  // (..., M, N): M is 1 without leading dims
+
+  // A dtype outside the choices matches no instantiation (the task derives an f16 y for bf16 inputs it does not
+  // declare).
+  c.inputs = {tensorOf(dsl::DType::BF16, {2, 8}), tensorOf(dsl::DType::BF16, {8})};
+  CaseBinding bf16 = bindCase(s, task, c, {{2, 8}, {8}}, {{2, 8}});
+  EXPECT_FALSE(bf16.ok);
+  EXPECT_EQ(bf16.failure, Failure::Dtype);
+  EXPECT_EQ(bf16.message,
+            "no kernel of the solution takes the case's dtypes (bf16, bf16, f16): rms_norm.tile (T=f16) takes "
+            "(f16, f16, f16); rms_norm.tile (T=f32) takes (f32, f32, f32)");
+}
+
+// A const parameter takes the case's attribute of its name (another value is another instantiation); without
+// one it keeps its default.
+TEST_F(SolutionDir, ConstParameterBindsFromTheCaseAttribute) {
+  write(root_ / "add" / "add.tile", R"(T = dtype(f16, f32)
+SIZE = const(1024)
+N = dim()
+
+@kernel
+def add(x: Tensor[T, (..., N)], y: Tensor[T, (..., N)], z: Tensor[T, (..., N)]):
+    part = split(N, cores=vector_cores())
+    for t in tiles(part, size=SIZE):
+        with copyin:
+            a = load(x[t])
+            b = load(y[t])
+        with compute:
+            c = a + b
+        with copyout:
+            store(z[t], c)
+)");
+  Solution s = findSolutions(root_, "add").front();
+  ASSERT_EQ(s.kernels.size(), 2u) << s.kernels[0].error;
+  EXPECT_EQ(s.kernels[0].consts, (std::map<std::string, int64_t>{{"SIZE", 1024}}));
+  Task task = addTask();
+  Case c;
+  c.inputs = {tensorOf(dsl::DType::F16, {4, 100}), tensorOf(dsl::DType::F16, {4, 100})};
+  CaseBinding byDefault = bindCase(s, task, c, {{4, 100}, {4, 100}}, {{4, 100}});
+  ASSERT_TRUE(byDefault.ok) << byDefault.message;
+  EXPECT_EQ(byDefault.kernel->instantiation, "T=f16, SIZE=1024");
+  EXPECT_EQ(byDefault.instantiated, nullptr);
+  EXPECT_EQ(byDefault.args, (std::vector<std::string>{"N=400"}));
+
+  c.attrsJson = R"({"SIZE": 256})";
+  CaseBinding rebound = bindCase(s, task, c, {{4, 100}, {4, 100}}, {{4, 100}});
+  ASSERT_TRUE(rebound.ok) << rebound.message;
+  EXPECT_EQ(rebound.kernel->instantiation, "T=f16, SIZE=256");
+  EXPECT_EQ(rebound.kernel->bindings, (std::vector<std::string>{"T=f16", "SIZE=256"}));
+  EXPECT_NE(rebound.instantiated, nullptr);
+  EXPECT_EQ(rebound.args, (std::vector<std::string>{"N=400"}));  // a const parameter is no kernel argument
+
+  c.attrsJson = R"({"SIZE": 2.5})";
+  CaseBinding bad = bindCase(s, task, c, {{4, 100}, {4, 100}}, {{4, 100}});
+  EXPECT_FALSE(bad.ok);
+  EXPECT_EQ(bad.failure, Failure::Signature);
+  EXPECT_EQ(bad.message,
+            "const parameter 'SIZE' of add.tile takes the case's attribute, which is 2.5 (not an integer)");
+}
+
 TEST_F(SolutionDir, RowStatisticsPadAtTheEnd) {
   copyExample("reduction/sum_rows.tile", root_ / "sum_rows" / "sum_rows.tile");
   Solution s = findSolutions(root_, "sum_rows").front();

@@ -133,8 +133,24 @@ TEST_F(Tools, CheckProgramGivesTheCompilersJsonDiagnosticsUnderTheGivenName) {
   const json& d = failed["diagnostics"][0];
   EXPECT_EQ(d["severity"], "error");
   EXPECT_EQ(d["file"], "add.tile");
-  EXPECT_EQ(d["line"], 13);
+  EXPECT_EQ(d["line"], 14);
   EXPECT_NE(d["message"].get<std::string>().find("q"), std::string::npos);
+}
+
+// A generic program is checked in every instantiation: an error in one names it.
+TEST_F(Tools, CheckProgramChecksEveryInstantiation) {
+  std::string good = support::readFile(fs::path(TILECRAFT_SOURCE_DIR) / "solutions/add/add.tile").value();
+  std::string generic = good;
+  generic.replace(generic.find("T = dtype(f16, f32)"), 19, "T = dtype(f16, bf16)");
+  generic.replace(generic.find("c = a + b"), 9, "c = cast(a, f16) + b");
+  json failed = json::parse(call("check_program", {{"source", generic}, {"file_name", "add.tile"}}).text);
+  EXPECT_EQ(failed["ok"], false);
+  ASSERT_EQ(failed["diagnostics"].size(), 1u) << failed.dump();
+  const json& d = failed["diagnostics"][0];
+  EXPECT_EQ(d["message"], "no direct cast from bf16 to f16 on 910B");
+  EXPECT_EQ(d["notes"].back()["message"], "in the instantiation T=bf16");
+  json ok = json::parse(call("check_program", {{"source", good}, {"file_name", "add.tile"}}).text);
+  EXPECT_EQ(ok["ok"], true) << ok.dump();
 }
 
 TEST_F(Tools, RunAndBenchSolutionPassTheRequestToTheJudge) {
