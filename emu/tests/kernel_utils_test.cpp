@@ -1,6 +1,7 @@
 // CANN's kernel utilities that NPUKernelBench's answers call by name (emu/kernel_utils.h, TBuf's queue calls,
 // BroadCast): each with CANN 8.1's signature and behaviour, and the checks where CANN asserts.
 #include "emu_test_util.h"
+#include "impl/dav_c220/kernel_operator_reg_others_impl.h"  // the header NPUKernelBench norm kernels include
 
 using namespace AscendC;
 using tcemu::testing::checkMessage;
