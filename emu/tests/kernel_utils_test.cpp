@@ -91,6 +91,8 @@ TEST_F(KernelUtilsTest, ATBufTakesTheQueueCalls) {
   EXPECT_EQ(viaGet.GetValue(0), 1.5f);
 }
 
+TEST_F(KernelUtilsTest, GetTPipePtrIsTheCurrentPipe) { EXPECT_EQ(GetTPipePtr(), &pipe_); }
+
 TEST_F(KernelUtilsTest, PopStackBufferIsTheUbTheBuffersLeft) {
   buffer<uint8_t>(4096);
   LocalTensor<half> rest;

@@ -1,7 +1,7 @@
 // CANN's kernel utilities that kernels call by name (8.1: basic_api/impl/kernel_utils.h,
 // utils/kernel_utils_ceil_oom_que.h, kernel_pop_stack_buffer.h): IsSameType, DivCeil/AlignUp/ConstCeil, the queue
 // configuration a TQue's third parameter may point to (TQueConfig, GetTQueConfig), AscendCUtils' size queries and
-// mask setters, and PopStackBuffer. Signatures are CANN's; what the device leaves undefined is a check here.
+// mask setters, PopStackBuffer and GetTPipePtr. Signatures are CANN's; what the device leaves undefined is a check here.
 #pragma once
 
 #include <type_traits>
@@ -132,3 +132,6 @@ __aicore__ inline bool PopStackBuffer(LocalTensor<T>& popLocal, tcemu::SrcLoc lo
 }
 
 }  // namespace AscendC
+
+// The running core's current pipe (CANN's kernel_common.h, global namespace): the TPipe constructed last.
+__aicore__ inline AscendC::TPipe* GetTPipePtr() { return AscendC::currentTPipe(); }

@@ -495,8 +495,6 @@ class TPipe {
   TPipe* prev_ = nullptr;
 };
 
-inline TPipe* GetTPipePtr() { return currentTPipe(); }
-
 template <pipe_t srcPipe, pipe_t dstPipe>
 class TQueSync;
 
