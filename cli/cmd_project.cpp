@@ -1,25 +1,162 @@
 // `tilecraft project run DIR`: a CANN custom-operator project (op_host + op_kernel) built and run on the emulator
-// (project/project_run.h, docs/projects.md).
+// (project/project_run.h, docs/projects.md); with --task, judged on a task's cases as `tilecraft bench` judges an
+// AscendC solution (harness/project_solution.h).
 #include <stdlib.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <filesystem>
 #include <iostream>
 #include <memory>
+#include <mutex>
+#include <optional>
+
+#include <fmt/format.h>
 
 #include "cli/flags.h"
 #include "cli/registry.h"
+#include "harness/bench.h"
+#include "harness/golden.h"
+#include "perf/arch.h"
 #include "project/project_run.h"
 #include "runner/service.h"
 
 namespace tilecraft::cli {
 namespace {
 
+namespace fs = std::filesystem;
+
 struct ProjectCommand {
   project::ProjectOptions options;
   bool sandbox = true;
+  std::string task;                  // --task: the case source
+  std::vector<std::string> caseIds;  // --case: only these
+  std::string rule = "cann";
+  uint64_t seed = 1;
+  std::string cacheDir;
 };
 
+// Removes the temporary work folder of a --task run when there is no --keep.
+struct TemporaryFolder {
+  fs::path path;
+  ~TemporaryFolder() {
+    std::error_code ec;
+    if (!path.empty()) fs::remove_all(path, ec);
+  }
+};
+
+// --task: every case (or the --case ones) of the task on two input seeds, each output judged against the task's
+// golden by the harness's rule, one line per case. 0 all cases correct, 1 one is not, 2 a usage error.
+int runOnTask(const ProjectCommand& cmd) {
+  const project::ProjectOptions& o = cmd.options;
+  if (!o.inputs.empty() || !o.expects.empty() || !o.attrs.empty() || !o.outDir.empty()) {
+    std::cerr << "error: --task takes the inputs, attributes and goldens from the task's cases: drop --in, --expect, "
+                 "--attr and --out\n";
+    return 2;
+  }
+  project::ProjectLayout layout;
+  std::string error;
+  if (!project::findLayout(o.dir, layout, &error)) {
+    std::cerr << error << '\n';
+    return 2;
+  }
+  harness::TaskLoad load = harness::loadTask(cmd.task);
+  if (!load.task) {
+    std::cerr << fmt::format("error: --task {}: {}\n", cmd.task,
+                             load.errors.empty() ? "not a task folder" : load.errors.front().str());
+    return 2;
+  }
+  const harness::Task& task = *load.task;
+  std::vector<const harness::Case*> cases;
+  for (const harness::Case& c : task.cases) {
+    if (cmd.caseIds.empty() || std::find(cmd.caseIds.begin(), cmd.caseIds.end(), c.id) != cmd.caseIds.end())
+      cases.push_back(&c);
+  }
+  for (const std::string& id : cmd.caseIds) {
+    bool known = std::any_of(task.cases.begin(), task.cases.end(), [&](const harness::Case& c) { return c.id == id; });
+    if (!known) {
+      std::cerr << fmt::format("error: --case {}: task {} has no such case ({} has {} cases)\n", id, task.name,
+                               cmd.task, task.cases.size());
+      return 2;
+    }
+  }
+  harness::BenchOptions bench;
+  std::optional<harness::Rule> rule = harness::ruleFromName(cmd.rule);
+  if (!rule) {
+    std::cerr << fmt::format("error: --rule {}: expected cann or allclose\n", cmd.rule);
+    return 2;
+  }
+  bench.rule = *rule;
+  bench.seed = cmd.seed;
+  bench.timeoutSeconds = o.timeoutSeconds;
+  TemporaryFolder temporary;
+  if (!o.keepDir.empty()) {
+    if (!prepareOutputFolder("--keep", o.keepDir, std::cerr)) return 2;
+    bench.outDir = fs::absolute(o.keepDir).lexically_normal().string();
+  } else {
+    std::string pattern = (fs::temp_directory_path() / "tilecraft-project-task-XXXXXX").string();
+    if (::mkdtemp(pattern.data()) == nullptr) {
+      std::cerr << "error: cannot create a temporary folder\n";
+      return 2;
+    }
+    temporary.path = bench.outDir = pattern;
+  }
+  std::string why;
+  std::optional<std::string> python = harness::findTorchPython(&why);
+  if (!python) {
+    std::cerr << "error: " << why << '\n';
+    return 2;
+  }
+  std::string cache = cmd.cacheDir.empty() ? defaultCacheDir() : cmd.cacheDir;
+  if (!prepareOutputFolder("--cache", cache, std::cerr)) return 2;
+  harness::PythonGoldenOptions goldenOptions;
+  goldenOptions.python = *python;
+  goldenOptions.cacheDir = fs::path(cache) / "goldens";
+  goldenOptions.workDir = fs::path(bench.outDir) / "work" / "golden";
+  std::unique_ptr<harness::GoldenRunner> golden = harness::makePythonGoldenRunner(goldenOptions);
+  runner::ServiceOptions serviceOptions;
+  serviceOptions.emuInclude = emulatorIncludeDir();
+  serviceOptions.cacheDir = (fs::path(cache) / "programs").string();
+  serviceOptions.sandbox = cmd.sandbox;
+  std::unique_ptr<runner::BuildRunService> service = runner::startBuildRunService(serviceOptions, std::cerr);
+  if (!service) return 2;
+  harness::BenchEnv env;
+  env.service = service.get();
+  env.golden = golden.get();
+  perf::ArchSpec arch;
+  try {
+    arch = perf::loadArchByName(bench.arch, perf::defaultArchDir());
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << '\n';
+    return 2;
+  }
+  harness::Solution solution;
+  solution.kind = "ascendc";
+  solution.dir = o.dir;
+  std::cout << fmt::format("project {} on task {}: {} case(s), rule {}\n", o.dir, task.name, cases.size(),
+                           harness::ruleName(bench.rule));
+  std::mutex goldenMutex;
+  std::vector<harness::Record> rows = harness::judgeTask(task, cases, solution, bench, env, arch, goldenMutex);
+  size_t passed = 0;
+  for (const harness::Record& r : rows) {
+    const harness::Case* c = nullptr;
+    for (const harness::Case* k : cases) c = k->id == r.caseId ? k : c;
+    std::string what = c != nullptr && !c->note.empty() ? fmt::format(" ({})", c->note) : "";
+    if (r.correct) {
+      ++passed;
+      std::cout << fmt::format("case {}{}: PASS, max rel error {:.3g} (limit {:.3g}), {:.2f} us simulated\n", r.caseId,
+                               what, r.maxRelError, r.tau, r.simUs);
+    } else {
+      std::cout << fmt::format("case {}{}: FAIL {}: {}\n", r.caseId, what, harness::failureName(r.failure), r.message);
+    }
+  }
+  std::cout << fmt::format("{} {} of {} cases of {}\n", passed == rows.size() ? "PASS" : "FAIL", passed, rows.size(),
+                           task.name);
+  return passed == rows.size() ? 0 : 1;
+}
+
 int runProjectCommand(const ProjectCommand& cmd) {
+  if (!cmd.task.empty()) return runOnTask(cmd);
   runner::ServiceOptions serviceOptions;
   serviceOptions.emuInclude = emulatorIncludeDir();
   serviceOptions.sandbox = cmd.sandbox;
@@ -42,6 +179,14 @@ void registerProjectCommands(CLI::App& app) {
   run->add_option("--out", cmd->options.outDir, "Write each output as NAME.npy here");
   run->add_option("--keep", cmd->options.keepDir, "Keep the generated drivers, tiling header and buffers here");
   run->add_option("--timeout", cmd->options.timeoutSeconds, "Seconds each program may run")->capture_default_str();
+  run->add_option("--task", cmd->task,
+                  "A task folder (proto.yaml, cases.csv, golden.py): judge every case against its golden instead of "
+                  "--in/--expect");
+  run->add_option("--case", cmd->caseIds, "With --task: only this case id (repeat)");
+  run->add_option("--rule", cmd->rule, "With --task: cann (dtype-scaled relative error) | allclose")
+      ->capture_default_str();
+  checkSeed(run->add_option("--seed", cmd->seed, "With --task: seed of the first input draw")->capture_default_str());
+  run->add_option("--cache", cmd->cacheDir, "With --task: goldens and built programs (default: the bench cache)");
   run->add_flag("!--no-sandbox", cmd->sandbox, "Build and run without bubblewrap (no isolation: trusted code only)");
   run->callback([cmd] {
     int status = runProjectCommand(*cmd);

@@ -20,6 +20,7 @@
 #include "harness/merge.h"
 #include "harness/metrics.h"
 #include "harness/progress.h"
+#include "harness/project_solution.h"
 #include "harness/reference.h"
 #include "harness/shard.h"
 #include "harness/report.h"
@@ -276,6 +277,7 @@ class TaskRun {
       }
     }
     for (const NamedTensor& o : golden[0].outputs) outShapes.push_back(o.tensor.shape);
+    if (s.kind == "ascendc") return evaluateProject(task, c, s, inputs, golden, r);
     CaseBinding binding = bindCase(s, task, c, inShapes, outShapes);
     if (!binding.ok) {
       r.failure = binding.failure;
@@ -321,60 +323,96 @@ class TaskRun {
       runner::RunResult result = env_.service->run(run);
       r.kernelSeconds += result.seconds;
       if (result.status != runner::RunStatus::Passed) {
-        r.failure = runFailure(result);
+        r.failure = classifyRun(result);
         r.message =
             withoutPrefix(firstLine(result.message.empty() ? result.err : result.message), taskWork.string() + "/");
         return;
       }
-      for (const NamedTensor& want : golden[seed].outputs) {
-        fs::path file = runDir / "out" / (safeName(want.name) + ".npy");
+      auto outputOf = [&](const std::string& name, std::string* problem) -> std::optional<interp::HostTensor> {
+        fs::path file = runDir / "out" / (safeName(name) + ".npy");
         std::string error;
         std::optional<interp::HostTensor> got;
         if (fs::exists(file)) got = interp::decodeNpy(support::readFile(file).value_or(""), &error);
         if (!got) {
-          r.failure = Failure::Signature;
-          r.message = fs::exists(file) ? fmt::format("output '{}': {}", want.name, error)
-                                       : fmt::format("the kernel wrote no output '{}'", want.name);
-          return;
+          *problem = fs::exists(file) ? fmt::format("output '{}': {}", name, error)
+                                      : fmt::format("the kernel wrote no output '{}'", name);
         }
-        if (got->numel() != want.tensor.numel() || got->dtype != want.tensor.dtype) {
-          r.failure = Failure::Signature;
-          r.message = fmt::format("output '{}' is {} but the golden is {}", want.name, interp::describe(*got),
-                                  interp::describe(want.tensor));
-          return;
-        }
-        got->shape = want.tensor.shape;
-        Comparison cmp = compareOutput(want.name, *got, want.tensor, options_.rule, task);
-        worstMean = std::max(worstMean, cmp.meanRelError);
-        worstMax = std::max(worstMax, cmp.maxRelError);
-        r.tau = cmp.tau;
-        r.meanRelError = worstMean;
-        r.maxRelError = worstMax;
-        if (!cmp.pass) {
-          r.failure = Failure::NumericMismatch;
-          r.message = fmt::format("seed {}: {}", seed + 1, cmp.message);
-          return;
-        }
-        if (std::optional<std::string> cheat = trivialOutput(want.name, *got, want.tensor, inputs[seed])) {
-          r.failure = Failure::AntiCheat;
-          r.message = fmt::format("seed {}: {}", seed + 1, *cheat);
-          return;
-        }
-      }
+        return got;
+      };
+      if (!judgeOutputs(task, seed, golden[seed], inputs[seed], outputOf, worstMean, worstMax, r)) return;
       if (seed == 0) profile(result.tracePath, r);
     }
     r.correct = true;
   }
 
-  static Failure runFailure(const runner::RunResult& result) {
-    switch (result.status) {
-      case runner::RunStatus::CheckFailed: return classifyCheckFailure(result.message);
-      case runner::RunStatus::TimedOut: return Failure::Timeout;
-      case runner::RunStatus::SandboxViolation:
-      case runner::RunStatus::ForgedVerdict: return Failure::SandboxViolation;
-      case runner::RunStatus::UsageError: return Failure::Signature;
-      default: return Failure::Crash;
+  // Compares one seed's outputs with the golden's, each by the rule and the anti-cheat checks; false after setting
+  // the row's failure. `outputOf` gives an output by name, or nullopt with the reason there is none.
+  using OutputSource = std::function<std::optional<interp::HostTensor>(const std::string&, std::string*)>;
+  bool judgeOutputs(const Task& task, int seed, const GoldenResult& golden, const std::vector<NamedTensor>& inputs,
+                    const OutputSource& outputOf, double& worstMean, double& worstMax, Record& r) {
+    for (const NamedTensor& want : golden.outputs) {
+      std::string problem;
+      std::optional<interp::HostTensor> got = outputOf(want.name, &problem);
+      if (!got) {
+        r.failure = Failure::Signature;
+        r.message = problem;
+        return false;
+      }
+      if (got->numel() != want.tensor.numel() || got->dtype != want.tensor.dtype) {
+        r.failure = Failure::Signature;
+        r.message = fmt::format("output '{}' is {} but the golden is {}", want.name, interp::describe(*got),
+                                interp::describe(want.tensor));
+        return false;
+      }
+      got->shape = want.tensor.shape;
+      Comparison cmp = compareOutput(want.name, *got, want.tensor, options_.rule, task);
+      worstMean = std::max(worstMean, cmp.meanRelError);
+      worstMax = std::max(worstMax, cmp.maxRelError);
+      r.tau = cmp.tau;
+      r.meanRelError = worstMean;
+      r.maxRelError = worstMax;
+      if (!cmp.pass) {
+        r.failure = Failure::NumericMismatch;
+        r.message = fmt::format("seed {}: {}", seed + 1, cmp.message);
+        return false;
+      }
+      if (std::optional<std::string> cheat = trivialOutput(want.name, *got, want.tensor, inputs)) {
+        r.failure = Failure::AntiCheat;
+        r.message = fmt::format("seed {}: {}", seed + 1, *cheat);
+        return false;
+      }
     }
+    return true;
+  }
+
+  // An AscendC solution (a custom-operator project) on both seeds: run by `tilecraft project run`'s code, judged as
+  // a DSL kernel is. Its builds are kept per (task, sample), so later cases and seeds reuse them.
+  void evaluateProject(const Task& task, const Case& c, const Solution& s, const std::vector<NamedTensor> (&inputs)[2],
+                       const GoldenResult (&golden)[2], Record& r) {
+    fs::path taskWork = fs::path(options_.outDir) / "work" / safeName(task.name) / std::to_string(s.sample);
+    double worstMean = 0, worstMax = 0;
+    for (int seed = 0; seed < 2; ++seed) {
+      ProjectCaseRun run = runProjectCase(s, task, c, inputs[seed], golden[seed].outputs, taskWork, seed == 0,
+                                          options_.timeoutSeconds, *env_.service);
+      r.kernelSeconds += run.seconds;
+      r.instantiation = run.kernelFile;
+      r.compiled = run.compiled;
+      if (run.failure != Failure::None) {
+        r.failure = run.failure;
+        r.message = run.message;
+        return;
+      }
+      auto outputOf = [&](const std::string& name, std::string* problem) -> std::optional<interp::HostTensor> {
+        for (const NamedTensor& t : run.outputs) {
+          if (t.name == name) return t.tensor;
+        }
+        *problem = fmt::format("the project's OpDef has no output for '{}' (outputs are the task's, in order)", name);
+        return std::nullopt;
+      };
+      if (!judgeOutputs(task, seed, golden[seed], inputs[seed], outputOf, worstMean, worstMax, r)) return;
+      if (seed == 0) profile(run.tracePath, r);
+    }
+    r.correct = true;
   }
 
   // Simulated kernel time (the slowest core's device time plus the launch floor, what a profiler's task duration

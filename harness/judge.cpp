@@ -219,4 +219,15 @@ Failure classifyCheckFailure(const std::string& message) {
   return classify(message, std::begin(kCheckPatterns), std::end(kCheckPatterns), Failure::MemoryCheck);
 }
 
+Failure classifyRun(const runner::RunResult& result) {
+  switch (result.status) {
+    case runner::RunStatus::CheckFailed: return classifyCheckFailure(result.message);
+    case runner::RunStatus::TimedOut: return Failure::Timeout;
+    case runner::RunStatus::SandboxViolation:
+    case runner::RunStatus::ForgedVerdict: return Failure::SandboxViolation;
+    case runner::RunStatus::UsageError: return Failure::Signature;
+    default: return Failure::Crash;
+  }
+}
+
 }  // namespace tilecraft::harness

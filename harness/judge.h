@@ -11,6 +11,7 @@
 #include "harness/record.h"
 #include "harness/task.h"
 #include "interp/tensor.h"
+#include "runner/service.h"
 
 namespace tilecraft::harness {
 
@@ -41,5 +42,7 @@ std::optional<std::string> trivialOutput(const std::string& name, const interp::
 Failure classifyCompileError(const std::string& diagnostics);
 // The taxonomy class of an emulator check message.
 Failure classifyCheckFailure(const std::string& message);
+// The taxonomy class of a program run that did not pass (a check's message decides among the checks).
+Failure classifyRun(const runner::RunResult& result);
 
 }  // namespace tilecraft::harness

@@ -123,6 +123,7 @@ struct Buffer {
   std::vector<int64_t> shape;
   bool isOutput = false;
   int index = -1;
+  size_t output = 0;  // an output's place in the OpDef
   std::string label() const { return index < 0 ? name : fmt::format("{}[{}]", name, index); }
   std::string fileName() const { return index < 0 ? name + ".npy" : fmt::format("{}_{}.npy", name, index); }
 };
@@ -249,18 +250,26 @@ std::string kernelDriverSource(const ProjectLayout& layout, const std::string& e
 
 class ProjectRun {
  public:
-  ProjectRun(const ProjectOptions& options, runner::BuildRunService& service, std::ostream& out, std::ostream& err)
-      : options_(options), service_(service), out_(out), err_(err) {}
+  ProjectRun(const ProjectOptions& options, runner::BuildRunService& service, std::ostream& out, std::ostream& err,
+             ProjectOutcome& outcome)
+      : options_(options), service_(service), out_(out), err_(err), outcome_(outcome) {}
 
   int run() {
     std::string error;
     if (!findLayout(options_.dir, layout_, &error)) return usage(error);
+    outcome_.kernelFile = fs::path(layout_.kernelSource).filename().string();
     if (auto e = makeWork(options_.keepDir, work_)) return usage(*e);
+    outcome_.stage = ProjectOutcome::Stage::HostBuild;
     if (int status = buildHost()) return status;
+    outcome_.stage = ProjectOutcome::Stage::HostRun;
     if (int status = describe()) return status;
+    outcome_.stage = ProjectOutcome::Stage::Setup;
     if (int status = readInputs()) return status;
+    outcome_.stage = ProjectOutcome::Stage::HostRun;
     if (int status = runHost()) return status;
+    outcome_.stage = ProjectOutcome::Stage::KernelBuild;
     if (int status = runKernel()) return status;
+    outcome_.stage = ProjectOutcome::Stage::Finished;
     return finish();
   }
 
@@ -279,8 +288,10 @@ class ProjectRun {
     request.includeDirs = {(fs::path(layout_.absDir) / "op_host").string()};
     request.warnings = false;  // the project's own code: its warnings are not ours to fail on
     runner::BuildResult built = service_.build(request);
+    outcome_.seconds += built.seconds;
     if (!built.ok) {
-      err_ << userPaths(built.diagnostics, layout_);
+      outcome_.diagnostics = userPaths(built.diagnostics, layout_);
+      err_ << outcome_.diagnostics;
       err_ << fmt::format("error: {}/op_host does not build against the emulator's host API\n", layout_.dir);
       return 1;
     }
@@ -300,7 +311,9 @@ class ProjectRun {
     std::error_code ec;
     fs::remove(records, ec);
     runner::RunResult result = service_.run(request);
+    outcome_.seconds += result.seconds;
     if (result.status != runner::RunStatus::Passed) {
+      outcome_.run = result;
       status = reportRun("host", result, layout_, err_);
       return std::nullopt;
     }
@@ -414,10 +427,13 @@ class ProjectRun {
       if (!readList("--expect", name, file, param.option == "dynamic", tensors)) return 2;
       expects_[o >= 0 ? param.name : name] = tensors;
     }
-    for (const std::string& spec : options_.attrs) {
+    std::vector<std::pair<std::string, bool>> attrSpecs;  // (spec, from the task's case)
+    for (const std::string& spec : options_.caseAttrs) attrSpecs.emplace_back(spec, true);
+    for (const std::string& spec : options_.attrs) attrSpecs.emplace_back(spec, false);
+    for (const auto& [spec, fromCase] : attrSpecs) {
       std::string name, value;
       if (!splitSpec(spec, name, value)) return usage(fmt::format("error: --attr takes NAME=VALUE, got '{}'", spec));
-      bool found = false;
+      bool found = fromCase;
       for (size_t a = 0; a < info_.attrs.size(); ++a) {
         if (info_.attrs[a].name == name || name == "#" + std::to_string(a)) {
           found = true;
@@ -604,8 +620,10 @@ class ProjectRun {
     for (size_t o = 0, k = 0; o < info_.outputs.size(); k += outputCounts_[o], ++o)
       addTypeDefines(request, info_.outputs[o].name, outputCounts_[o] ? host_.outputTypes[k] : outputType(o));
     runner::BuildResult built = service_.build(request);
+    outcome_.seconds += built.seconds;
     if (!built.ok) {
-      err_ << userPaths(built.diagnostics, layout_);
+      outcome_.diagnostics = userPaths(built.diagnostics, layout_);
+      err_ << outcome_.diagnostics;
       err_ << fmt::format("error: {} does not build against the emulator\n", userPaths(layout_.kernelSource, layout_));
       return 1;
     }
@@ -618,6 +636,7 @@ class ProjectRun {
     run.program = built.program;
     run.workDir = runDir.string();
     run.limits = runLimits(options_.timeoutSeconds);
+    run.trace = options_.trace;
     run.args = {kernelMode(kernelText.value_or("")), std::to_string(host_.blockDim), std::to_string(host_.tilingKey),
                 "tiling.bin", std::to_string(workspace)};
     for (size_t i = 0; i < info_.inputs.size(); ++i) {
@@ -638,11 +657,14 @@ class ProjectRun {
       for (size_t e = 0; e < outputCounts_[o]; ++e, ++k) {
         addBuffer(run,
                   Buffer{info_.outputs[o].name, *geType(host_.outputTypes[k]).dtype, host_.outputShapes[k], true,
-                         list ? static_cast<int>(e) : -1},
+                         list ? static_cast<int>(e) : -1, o},
                   "-", list);
       }
     }
+    outcome_.stage = ProjectOutcome::Stage::KernelRun;
     runner::RunResult result = service_.run(run);
+    outcome_.seconds += result.seconds;
+    outcome_.run = result;
     if (!result.out.empty()) out_ << result.out << (result.out.back() == '\n' ? "" : "\n");
     if (result.status != runner::RunStatus::Passed) return reportRun("kernel", result, layout_, err_);
     out_ << fmt::format("kernel: {} launched on {} block(s) ({}), all checks passed\n", entry_, host_.blockDim,
@@ -681,6 +703,7 @@ class ProjectRun {
       if (!wanted) continue;
       std::string bytes = support::readFile(runDir / fmt::format("out{}.bin", k)).value_or("");
       interp::HostTensor got = fromBytes(bytes, b.dtype, b.shape);
+      if (b.isOutput) outcome_.outputs.push_back({b.name, b.output, b.index, got});
       std::string line = fmt::format("  {}: {}{}", b.label(), dsl::dtypeName(b.dtype), shapeText(b.shape));
       if (!options_.outDir.empty()) {
         fs::path file = fs::path(options_.outDir) / b.fileName();
@@ -711,6 +734,7 @@ class ProjectRun {
   runner::BuildRunService& service_;
   std::ostream& out_;
   std::ostream& err_;
+  ProjectOutcome& outcome_;
   ProjectLayout layout_;
   Work work_;
   std::string hostProgram_;
@@ -727,8 +751,10 @@ class ProjectRun {
 
 }  // namespace
 
-int runProject(const ProjectOptions& options, runner::BuildRunService& service, std::ostream& out, std::ostream& err) {
-  return ProjectRun(options, service, out, err).run();
+int runProject(const ProjectOptions& options, runner::BuildRunService& service, std::ostream& out, std::ostream& err,
+               ProjectOutcome* outcome) {
+  ProjectOutcome unused;
+  return ProjectRun(options, service, out, err, outcome != nullptr ? *outcome : unused).run();
 }
 
 }  // namespace tilecraft::project

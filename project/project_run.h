@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "interp/tensor.h"
 #include "runner/service.h"
 
 namespace tilecraft::project {
@@ -21,6 +22,29 @@ struct ProjectOptions {
   std::string outDir;                // write NAME.npy per output
   std::string keepDir;               // keep the generated sources and the buffers here
   double timeoutSeconds = 120;
+  bool trace = false;  // the kernel run writes the emulator's instruction trace (ProjectOutcome::run.tracePath)
+  // NAME=VALUE from a task's case: applied to the attributes the OpDef declares, the others ignored (a task may
+  // carry attributes an implementation takes as constants).
+  std::vector<std::string> caseAttrs = {};
+};
+
+// One tensor the kernel wrote: output `output` of the OpDef, or element `index` of it when it is a tensor list.
+struct ProjectTensor {
+  std::string name;
+  size_t output = 0;
+  int index = -1;
+  interp::HostTensor tensor;
+};
+
+// What a run did, for callers that judge the outputs themselves (the harness's AscendC solutions).
+struct ProjectOutcome {
+  enum class Stage { Setup, HostBuild, HostRun, KernelBuild, KernelRun, Finished };
+  Stage stage = Stage::Setup;          // the step that failed, or Finished
+  std::string kernelFile;              // op_kernel's source, its file name
+  std::string diagnostics;             // a build that failed: the compiler's messages, the project's paths as given
+  runner::RunResult run;               // the host or kernel run that failed, else the kernel's (with its trace)
+  double seconds = 0;                  // building and running, both programs
+  std::vector<ProjectTensor> outputs;  // every output tensor, in OpDef order (when Finished)
 };
 
 // The files of a project, or `error` set (exit status 2).
@@ -41,6 +65,7 @@ std::string kernelMode(const std::string& kernelText);
 
 // 0 every compared output matches, 1 a mismatch or a build/run failure, 2 a usage error, 3 a failed check (host or
 // kernel code, with its FILE:LINE).
-int runProject(const ProjectOptions& options, runner::BuildRunService& service, std::ostream& out, std::ostream& err);
+int runProject(const ProjectOptions& options, runner::BuildRunService& service, std::ostream& out, std::ostream& err,
+               ProjectOutcome* outcome = nullptr);
 
 }  // namespace tilecraft::project

@@ -194,7 +194,10 @@ def run_task(task, args):
             results.append(('golden', 'ModelNew made no kernel_gen_ops call'))
             continue
         call_args = recorder.calls[0][1]
-        outs = [golden] if isinstance(golden, list) or not isinstance(golden, tuple) else list(golden)
+        # A list golden is one tensor-list output only when the OpDef declares one (ParamType(DYNAMIC)); otherwise
+        # the list, like a tuple, is one output per element.
+        list_output = isinstance(golden, list) and has_dynamic_output(answer)
+        outs = [golden] if list_output or not isinstance(golden, (list, tuple)) else list(golden)
         with tempfile.TemporaryDirectory(prefix='nkb-') as tmp:
             cmd = [args.tilecraft, 'project', 'run', answer, '--timeout', str(args.timeout)]
             tensors = attrs = 0
@@ -239,6 +242,17 @@ def run_task(task, args):
             except subprocess.TimeoutExpired:
                 results.append(('timeout', ''))
     return results
+
+
+def has_dynamic_output(answer):
+    """Whether the answer's OpDef declares a tensor-list output: `Output("y")...ParamType(DYNAMIC)`."""
+    host = os.path.join(answer, 'op_host')
+    for name in sorted(os.listdir(host)) if os.path.isdir(host) else []:
+        if name.endswith('.cpp'):
+            with open(os.path.join(host, name), errors='replace') as f:
+                if re.search(r'Output\(\s*"[^"]*"\s*\)\s*\.\s*ParamType\(\s*DYNAMIC\s*\)', f.read()):
+                    return True
+    return False
 
 
 def main():

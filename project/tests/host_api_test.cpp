@@ -122,6 +122,14 @@ TEST(HostApi, TilingContextReadsTheCallAndRecordsWhatTilingSets) {
   EXPECT_EQ(call.blockDim, 8u);
   EXPECT_EQ(call.tilingKey, 3u);
   EXPECT_EQ(call.workspaces, (std::vector<size_t>{0, 99}));
+  EXPECT_EQ(context.GetDeterministic(), 0);  // never asked for: CANN's default
+}
+
+TEST(HostApi, UnknownDimsHaveCannsValues) {
+  EXPECT_EQ(ge::UNKNOWN_DIM, -1);
+  EXPECT_EQ(ge::UNKNOWN_DIM_NUM, -2);
+  EXPECT_EQ(ge::UNKNOWN_SHAPE, (std::vector<int64_t>{-1}));
+  EXPECT_EQ(ge::UNKNOWN_RANK, (std::vector<int64_t>{-2}));
 }
 
 // A call of (x: DYNAMIC with 3 tensors, bias: REQUIRED, y: DYNAMIC with none): the flat instance list is x[0..2],

@@ -82,6 +82,29 @@ inline float doubleToFloatRoundOdd(double d) {
   return f;
 }
 
+// double -> half correctly rounded (to nearest even) by arithmetic alone, for constant expressions
+// (`constexpr half kOne = 1.0;`, which the device compiler's native half allows): scaling by 2 is exact in double,
+// so the rounding happens once, at the integer significand. The runtime path uses the bit-level conversion above.
+constexpr uint16_t constDoubleToHalfBits(double d) {
+  if (d != d) return 0x7e00u;  // nan
+  uint16_t sign = __builtin_signbit(d) ? 0x8000u : 0u;
+  double a = d < 0 ? -d : d;
+  if (a == 0) return sign;
+  int e = 0;  // a = m * 2^e with m in [1, 2), or the least normal exponent for a subnormal
+  while (a >= 2 && e <= 16) a /= 2, ++e;
+  while (a < 1 && e > -14) a *= 2, --e;
+  if (e > 15) return static_cast<uint16_t>(sign | 0x7c00u);
+  double scaled = a * 1024;  // the significand in units of the last place: [1024, 2048), or [0, 1024) subnormal
+  uint32_t q = static_cast<uint32_t>(scaled);
+  double rest = scaled - q;
+  if (rest > 0.5 || (rest == 0.5 && (q & 1u))) ++q;
+  // A subnormal has no implicit bit (e = -14 stands for biased exponent 0); rounding up to 2048 carries into the
+  // exponent, and the bit patterns add up either way.
+  uint32_t bits = a >= 1 ? (static_cast<uint32_t>(e + 15) << 10) + (q - 1024) : q;
+  if (bits >= 0x7c00u) return static_cast<uint16_t>(sign | 0x7c00u);
+  return static_cast<uint16_t>(sign | bits);
+}
+
 inline uint16_t floatToBf16Bits(float f) {
   uint32_t x = floatBits(f);
   if ((x & 0x7fffffffu) > 0x7f800000u) return static_cast<uint16_t>((x >> 16) | 0x40u);  // quiet nan
@@ -97,17 +120,21 @@ namespace float16 {
 struct Fp16T {
   uint16_t val;
 
-  Fp16T() : val(0) {}
+  constexpr Fp16T() : val(0) {}
   Fp16T(const Fp16T& fp) = default;
-  Fp16T(const float& f) : val(tcemu::floatToHalfBits(f)) {}
-  Fp16T(const double& d) : val(tcemu::floatToHalfBits(tcemu::doubleToFloatRoundOdd(d))) {}
-  Fp16T(const int8_t& i) : val(tcemu::floatToHalfBits(static_cast<float>(i))) {}
-  Fp16T(const uint8_t& i) : val(tcemu::floatToHalfBits(static_cast<float>(i))) {}
-  Fp16T(const int16_t& i) : val(tcemu::floatToHalfBits(static_cast<float>(i))) {}
-  Fp16T(const uint16_t& i) : val(tcemu::floatToHalfBits(static_cast<float>(i))) {}
+  // Literal type: a constant expression takes the arithmetic conversion, a run the fast one (same results).
+  constexpr Fp16T(const float& f)
+      : val(__builtin_is_constant_evaluated() ? tcemu::constDoubleToHalfBits(f) : tcemu::floatToHalfBits(f)) {}
+  constexpr Fp16T(const double& d)
+      : val(__builtin_is_constant_evaluated() ? tcemu::constDoubleToHalfBits(d)
+                                              : tcemu::floatToHalfBits(tcemu::doubleToFloatRoundOdd(d))) {}
+  constexpr Fp16T(const int8_t& i) : Fp16T(static_cast<float>(i)) {}
+  constexpr Fp16T(const uint8_t& i) : Fp16T(static_cast<float>(i)) {}
+  constexpr Fp16T(const int16_t& i) : Fp16T(static_cast<float>(i)) {}
+  constexpr Fp16T(const uint16_t& i) : Fp16T(static_cast<float>(i)) {}
   // int32 -> float can round; go through double so the value is rounded once.
-  Fp16T(const int32_t& i) : Fp16T(static_cast<double>(i)) {}
-  Fp16T(const uint32_t& i) : Fp16T(static_cast<double>(i)) {}
+  constexpr Fp16T(const int32_t& i) : Fp16T(static_cast<double>(i)) {}
+  constexpr Fp16T(const uint32_t& i) : Fp16T(static_cast<double>(i)) {}
 
   static Fp16T FromBits(uint16_t bits) {
     Fp16T h;

@@ -264,6 +264,19 @@ __aicore__ inline void Broadcast(const LocalTensor<T>& dstLocal, const LocalTens
   if (!tcemu::onVectorCore()) return;
   tcemu::hl::broadcast<T, dim, axis>(dstLocal, srcLocal, dstShape, srcShape, nullptr, loc);
 }
+// CANN's implementation names (impl/pad/broadcast), which kernels also call directly.
+template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
+__aicore__ inline void BroadCast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
+                                 const uint32_t dstShape[dim], const uint32_t srcShape[dim],
+                                 LocalTensor<uint8_t>& sharedTmpBuffer, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
+  Broadcast<T, dim, axis, isReuseSource>(dstLocal, srcLocal, dstShape, srcShape, sharedTmpBuffer, loc);
+}
+template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
+__aicore__ inline void BroadCast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
+                                 const uint32_t dstShape[dim], const uint32_t srcShape[dim],
+                                 tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
+  Broadcast<T, dim, axis, isReuseSource>(dstLocal, srcLocal, dstShape, srcShape, loc);
+}
 
 template <typename T>
 __aicore__ inline void Pad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, PadParams& padParams,

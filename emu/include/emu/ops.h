@@ -6,3 +6,4 @@
 #include "emu/cube.h"
 #include "emu/highlevel.h"
 #include "emu/misc.h"
+#include "emu/kernel_utils.h"

@@ -347,6 +347,20 @@ class TBuf {
     }
     return make<T>(b, b.start + bufOffset, size);
   }
+  // CANN's TBuf takes the queue calls too: AllocTensor and DeQue are Get, EnQue and FreeTensor do nothing (a TBuf
+  // has no state to move through).
+  template <typename T>
+  LocalTensor<T> AllocTensor(tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
+    return Get<T>(loc);
+  }
+  template <typename T>
+  LocalTensor<T> DeQue(tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
+    return Get<T>(loc);
+  }
+  template <typename T>
+  void EnQue(const LocalTensor<T>&) {}
+  template <typename T>
+  void FreeTensor(LocalTensor<T>&) {}
 
   int32_t id_ = -1;  // buffer record, set by TPipe::InitBuffer
 
@@ -480,8 +494,6 @@ class TPipe {
   uint32_t eventsInUse_[static_cast<int>(HardEvent::MAX)] = {};
   TPipe* prev_ = nullptr;
 };
-
-inline TPipe* GetTPipePtr() { return currentTPipe(); }
 
 template <pipe_t srcPipe, pipe_t dstPipe>
 class TQueSync;

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "graph/ascend_string.h"
 #include "graph/ge_error_codes.h"
@@ -10,6 +11,12 @@
 namespace ge {
 
 using float32_t = float;
+
+// A dimension or rank not known before the shapes of a run (CANN's values).
+static const int64_t UNKNOWN_DIM = -1;
+static const int64_t UNKNOWN_DIM_NUM = -2;
+static const std::vector<int64_t> UNKNOWN_SHAPE = {-1};
+static const std::vector<int64_t> UNKNOWN_RANK = {-2};
 
 // clang-format off
 enum DataType {

@@ -39,7 +39,10 @@ ge::graphStatus ProbeTilingFunc(gert::TilingContext* context) {
   uint32_t sys = platform.GetLibApiWorkSpaceSize();
   context->SetBlockDim(dtype == ge::DT_FLOAT16 && format == ge::FORMAT_ND ? aiv : aic);
   context->SetTilingKey(alpha != nullptr && *alpha > 0 ? 1 : 2);
-  context->SetScheduleMode(0);
+  context->SetScheduleMode(context->GetDeterministic() == 1 ? 1 : 0);
+  if (origin.GetDim(0) == ge::UNKNOWN_DIM || static_cast<int64_t>(storage.GetDimNum()) == ge::UNKNOWN_DIM_NUM) {
+    return ge::GRAPH_FAILED;
+  }
   gert::TilingData* raw = context->GetRawTilingData();
   raw->SetDataSize(raw->GetCapacity() < 8 ? 0 : 8);
   uint8_t* bytes = static_cast<uint8_t*>(raw->GetData());

@@ -44,6 +44,9 @@ class TilingContext : public ExtendedKernelContext {
     return ge::GRAPH_SUCCESS;
   }
   uint32_t GetScheduleMode() const { return call_->scheduleMode; }
+  // Whether the caller asked for deterministic computation (aclrtCtxSetSysParamOpt's ACL_OPT_DETERMINISTIC): this
+  // runtime never does, which is also CANN's default.
+  int32_t GetDeterministic() const { return 0; }
   ge::graphStatus SetBlockDim(const uint32_t block_dim) {
     call_->blockDim = block_dim;
     return ge::GRAPH_SUCCESS;
