@@ -10,6 +10,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include "dsl/driver.h"
+#include "support/assert.h"
 
 namespace tilecraft::harness {
 namespace {
@@ -329,11 +330,8 @@ CaseBinding bindCase(const Solution& solution, const Task& task, const Case& c,
                      const std::vector<std::vector<int64_t>>& outputShapes) {
   if (solution.kind == "none")
     return failed(Failure::NoSolution, fmt::format("no solution in {}", solution.dir.string()));
-  if (solution.kind == "ascendc") {
-    return failed(Failure::NotEvaluable,
-                  "AscendC custom-operator projects are not evaluable yet (the custom-op "
-                  "project runner is a later issue)");
-  }
+  // A custom-op project is judged by harness/project_solution.h, never bound here.
+  TC_ASSERT(solution.kind == "dsl", "bindCase on a solution of kind '{}'", solution.kind);
   if (!solution.error.empty()) return failed(Failure::Syntax, solution.error);
   for (size_t i = 0; i < c.inputs.size(); ++i) {
     if (c.inputs[i].present && c.inputs[i].isList) {
