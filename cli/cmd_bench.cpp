@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "cli/flags.h"
+#include "cli/judge_setup.h"
 #include "cli/registry.h"
 #include "harness/bench.h"
 #include "harness/golden.h"
@@ -94,31 +95,14 @@ int runBenchCommand(BenchCommand& cmd) {
     o.shardCount = shard->count;
   }
   if (cmd.slurm) return submitToSlurm(cmd);
-  std::string why;
-  std::optional<std::string> python = harness::findTorchPython(&why);
-  if (!python) {
-    std::cerr << "error: " << why << '\n';
-    return 2;
-  }
-  std::string cache = cmd.cacheDir.empty() ? defaultCacheDir() : cmd.cacheDir;
   if (!prepareOutputFolder("--out", o.outDir, std::cerr)) return 2;
-  if (!prepareOutputFolder("--cache", cache, std::cerr)) return 2;
-  harness::PythonGoldenOptions goldenOptions;
-  goldenOptions.python = *python;
-  goldenOptions.cacheDir = fs::path(cache) / "goldens";
-  goldenOptions.workDir = fs::path(o.outDir) / "work" / "golden";
-  std::unique_ptr<harness::GoldenRunner> golden = harness::makePythonGoldenRunner(goldenOptions);
-  runner::ServiceOptions serviceOptions;
-  serviceOptions.emuInclude = emulatorIncludeDir();
-  serviceOptions.cacheDir = (fs::path(cache) / "programs").string();
-  serviceOptions.sandbox = !cmd.noSandbox;
-  std::unique_ptr<runner::BuildRunService> service = runner::startBuildRunService(serviceOptions, std::cerr);
-  if (!service) return 2;
+  BenchParts parts = startBenchParts(cmd.cacheDir, o.outDir, !cmd.noSandbox, std::cerr);
+  if (!parts.service) return 2;
   o.terminal = harness::StderrProgressOutput::isTerminal();
   o.terminalWidth = harness::StderrProgressOutput::width();
   harness::BenchEnv env;
-  env.service = service.get();
-  env.golden = golden.get();
+  env.service = parts.service.get();
+  env.golden = parts.golden.get();
   return harness::runBench(o, env, std::cout, std::cerr);
 }
 

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "cli/flags.h"
+#include "cli/judge_setup.h"
 #include "cli/registry.h"
 #include "harness/bench.h"
 #include "harness/golden.h"
@@ -101,28 +102,11 @@ int runOnTask(const ProjectCommand& cmd) {
     }
     temporary.path = bench.outDir = pattern;
   }
-  std::string why;
-  std::optional<std::string> python = harness::findTorchPython(&why);
-  if (!python) {
-    std::cerr << "error: " << why << '\n';
-    return 2;
-  }
-  std::string cache = cmd.cacheDir.empty() ? defaultCacheDir() : cmd.cacheDir;
-  if (!prepareOutputFolder("--cache", cache, std::cerr)) return 2;
-  harness::PythonGoldenOptions goldenOptions;
-  goldenOptions.python = *python;
-  goldenOptions.cacheDir = fs::path(cache) / "goldens";
-  goldenOptions.workDir = fs::path(bench.outDir) / "work" / "golden";
-  std::unique_ptr<harness::GoldenRunner> golden = harness::makePythonGoldenRunner(goldenOptions);
-  runner::ServiceOptions serviceOptions;
-  serviceOptions.emuInclude = emulatorIncludeDir();
-  serviceOptions.cacheDir = (fs::path(cache) / "programs").string();
-  serviceOptions.sandbox = cmd.sandbox;
-  std::unique_ptr<runner::BuildRunService> service = runner::startBuildRunService(serviceOptions, std::cerr);
-  if (!service) return 2;
+  BenchParts parts = startBenchParts(cmd.cacheDir, bench.outDir, cmd.sandbox, std::cerr);
+  if (!parts.service) return 2;
   harness::BenchEnv env;
-  env.service = service.get();
-  env.golden = golden.get();
+  env.service = parts.service.get();
+  env.golden = parts.golden.get();
   perf::ArchSpec arch;
   try {
     arch = perf::loadArchByName(bench.arch, perf::defaultArchDir());

@@ -1,5 +1,8 @@
 #include "cli/judge_setup.h"
 
+#include <filesystem>
+#include <ostream>
+
 #include "cli/flags.h"
 
 namespace tilecraft::cli {
@@ -21,6 +24,30 @@ StartedJudge startJudge(const JudgeFlags& flags, std::ostream& err) {
   const service::JudgeEnvironment& env = *started.environment;
   started.judge = std::make_unique<service::HarnessJudge>(judgeOptions, env.env(), env.arch());
   return started;
+}
+
+BenchParts startBenchParts(const std::string& cacheDir, const std::string& outDir, bool sandbox, std::ostream& err) {
+  namespace fs = std::filesystem;
+  BenchParts parts;
+  std::string why;
+  std::optional<std::string> python = harness::findTorchPython(&why);
+  if (!python) {
+    err << "error: " << why << '\n';
+    return parts;
+  }
+  std::string cache = cacheDir.empty() ? defaultCacheDir() : cacheDir;
+  if (!prepareOutputFolder("--cache", cache, err)) return parts;
+  harness::PythonGoldenOptions goldenOptions;
+  goldenOptions.python = *python;
+  goldenOptions.cacheDir = fs::path(cache) / "goldens";
+  goldenOptions.workDir = fs::path(outDir) / "work" / "golden";
+  parts.golden = harness::makePythonGoldenRunner(goldenOptions);
+  runner::ServiceOptions serviceOptions;
+  serviceOptions.emuInclude = emulatorIncludeDir();
+  serviceOptions.cacheDir = (fs::path(cache) / "programs").string();
+  serviceOptions.sandbox = sandbox;
+  parts.service = runner::startBuildRunService(serviceOptions, err);
+  return parts;
 }
 
 }  // namespace tilecraft::cli

@@ -7,6 +7,8 @@
 #include <memory>
 #include <string>
 
+#include "harness/golden.h"
+#include "runner/service.h"
 #include "service/judge.h"
 #include "service/judge_env.h"
 
@@ -29,5 +31,16 @@ struct StartedJudge {
 /// The judge the flags describe; `judge` is null after "error: ..." lines on `err` (no Python with torch, no
 /// sandbox, a folder that cannot be made).
 StartedJudge startJudge(const JudgeFlags& flags, std::ostream& err);
+
+// What `tilecraft bench` and `project run --task` judge with: the golden worker (goldens cached in CACHE/goldens,
+// its work in OUT/work/golden) and the build-and-run service (builds cached in CACHE/programs).
+struct BenchParts {
+  std::unique_ptr<harness::GoldenRunner> golden;
+  std::unique_ptr<runner::BuildRunService> service;  // null when a part could not start
+};
+
+/// `cacheDir` empty: defaultCacheDir(). `service` is null after "error: ..." lines on `err` (no Python with torch,
+/// a cache folder that cannot be made, no sandbox).
+BenchParts startBenchParts(const std::string& cacheDir, const std::string& outDir, bool sandbox, std::ostream& err);
 
 }  // namespace tilecraft::cli

@@ -2,6 +2,7 @@
 // stdin/stdout as a client does: initialize, the initialized notification, ping, tools/list, tools/call of every
 // tool (run_solution and bench_solution through the real judge on the add task), each JSON-RPC error code with
 // its id echoed, a batch, and exit status 0 at the end of input. Prints "mcp conformance: N passed, 0 failed".
+#include <algorithm>
 #include <filesystem>
 #include <iostream>
 
@@ -99,11 +100,16 @@ int main(int argc, char** argv) {
   check(text(section).rfind("## 7. Data movement", 0) == 0, "language_reference section 7", section);
   std::string good = tilecraft::support::readFile(repo / "solutions/add/add.tile").value_or("");
   std::string broken = good;
-  if (size_t at = broken.find("a + b"); at != std::string::npos) broken.replace(at, 5, "a + q");
+  // Where the error will be: the line of `a + b` in the expert solution, and the column of `q` on it.
+  size_t at = broken.find("a + b");
+  check(at != std::string::npos, "solutions/add/add.tile holds 'a + b'", json());
+  broken.replace(at, 5, "a + q");
+  int qLine = 1 + static_cast<int>(std::count(broken.begin(), broken.begin() + static_cast<long>(at), '\n'));
+  int qColumn = static_cast<int>(at - broken.rfind('\n', at)) + 4;
   json checked = json::parse(text(call(mcp, 8, "check_program", {{"source", broken}})), nullptr, false);
   check(checked.value("ok", true) == false && checked["diagnostics"][0]["file"] == "program.tile" &&
-            checked["diagnostics"][0]["line"] == 13,
-        "check_program reports the error at program.tile:13", checked);
+            checked["diagnostics"][0]["line"] == qLine && checked["diagnostics"][0]["column"] == qColumn,
+        fmt::format("check_program reports the error at program.tile:{}:{}", qLine, qColumn), checked);
 
   // The judge: the expert solution passes case 1; the broken one does not compile.
   json run = json::parse(text(call(mcp, 9, "run_solution", {{"task", "add"}, {"source", good}, {"cases", {"1"}}}, 600)),
@@ -119,10 +125,11 @@ int main(int argc, char** argv) {
       json::parse(text(call(mcp, 11, "run_solution", {{"task", "add"}, {"source", broken}, {"cases", {"1"}}}, 600)),
                   nullptr, false);
   check(wrong.value("compiled", true) == false && wrong["cases"][0]["failure"] == "syntax" &&
-            wrong["cases"][0]["message"] == "kernel.tile:13:21: error: name 'q' is not defined",
+            wrong["cases"][0]["message"] ==
+                fmt::format("kernel.tile:{}:{}: error: name 'q' is not defined", qLine, qColumn),
         "run_solution: the broken add does not compile", wrong);
 
-  // An AscendC project goes to the harness too, which does not run projects yet: not scored, said why.
+  // An AscendC project goes to the harness too, which builds its op_host and says what is wrong with it.
   json project = json::parse(
       text(call(mcp, 16, "run_solution",
                 {{"task", "add"},
@@ -131,9 +138,10 @@ int main(int argc, char** argv) {
                  {"cases", {"1"}}},
                 600)),
       nullptr, false);
-  check(project.value("scored", true) == false && project["kind"] == "ascendc" &&
-            project["cases"][0]["failure"] == "not_evaluable",
-        "run_solution: an AscendC project is passed to the harness (not evaluable yet)", project);
+  check(project.value("compiled", true) == false && project["kind"] == "ascendc" &&
+            project["cases"][0]["failure"] == "signature" &&
+            project["cases"][0]["message"] == "error: op_host registers 0 operators with OP_ADD (); a project has one",
+        "run_solution: an AscendC project with no OpDef is judged by the harness and refused", project);
 
   // JSON-RPC errors, ids echoed where the request had a valid one.
   mcp.writeLine("{this is not json");
