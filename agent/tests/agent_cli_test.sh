@@ -17,26 +17,26 @@ fail() { echo "FAIL: $*"; failed=1; }
 server_pid=
 trap '[ -n "$server_pid" ] && kill $server_pid 2>/dev/null; rm -rf "$work"' EXIT
 
-# The replies: the shipped expert kernels of `add`, the first with a name it never defined.
+# The replies: the shipped expert kernel of `add` (one generic program for f16 and f32), the first with a name it
+# never defined.
 /usr/bin/python3 - "$src" "$work/script.jsonl" <<'PY'
 import json, sys
 src, out = sys.argv[1], sys.argv[2]
-f16 = open(f"{src}/solutions/add/add.tile").read()
-f32 = open(f"{src}/solutions/add/add_f32.tile").read()
-broken = f16.replace("c = a + b", "c = a + bias")
+good = open(f"{src}/solutions/add/add.tile").read()
+broken = good.replace("c = a + b", "c = a + bias")
 def reply(*kernels):
     return "Here is my kernel: it splits N over the vector cores.\n\n" + "".join(
         f"```python\n{k}```\n\n" for k in kernels) + "It double-buffers the tiles."
 with open(out, "w") as w:
-    w.write(json.dumps({"content": reply(broken, f32)}) + "\n")
-    w.write(json.dumps({"content": reply(f16, f32), "reasoning": "bias is not defined; x + y is the sum"}) + "\n")
+    w.write(json.dumps({"content": reply(broken)}) + "\n")
+    w.write(json.dumps({"content": reply(good), "reasoning": "bias is not defined; x + y is the sum"}) + "\n")
     w.write(json.dumps({"status": 401, "body": {"error": {"message": "Incorrect API key provided",
                                                            "code": "invalid_api_key"}}}) + "\n")
-    w.write(json.dumps({"content": reply(f16, f32)}) + "\n")
+    w.write(json.dumps({"content": reply(good)}) + "\n")
     # The recorded run: sample 0 repairs a compile error, sample 1 is right at once.
-    w.write(json.dumps({"content": reply(broken, f32)}) + "\n")
-    w.write(json.dumps({"content": reply(f16, f32), "reasoning": "bias is not defined; x + y is the sum"}) + "\n")
-    w.write(json.dumps({"content": reply(f16, f32)}) + "\n")
+    w.write(json.dumps({"content": reply(broken)}) + "\n")
+    w.write(json.dumps({"content": reply(good), "reasoning": "bias is not defined; x + y is the sum"}) + "\n")
+    w.write(json.dumps({"content": reply(good)}) + "\n")
 PY
 cat > "$work/endpoints.yaml" <<'YAML'
 endpoints:
@@ -81,8 +81,8 @@ check(a1["messages"][3]["content"] == a0["feedback"], "the repair request carrie
 check(a2["stage"] == "transport" and "401" in a2["error"], f"attempt 2: {a2['stage']}")
 check([(s["task"], s["sample"], s["correct"]) for s in samples] == [("add", 0, True)], f"finished samples {samples}")
 PY
-[ -f "$work/out/solutions/add/0/add.tile" ] && [ -f "$work/out/solutions/add/0/add_f32.tile" ] \
-  || fail "sample 0's kernels were not written"
+[ -f "$work/out/solutions/add/0/add.tile" ] && [ "$(ls "$work/out/solutions/add/0")" = add.tile ] \
+  || fail "sample 0's kernel was not written: $(ls "$work/out/solutions/add/0")"
 
 # 2. Without --resume the folder is refused; with it only sample 1 runs, and is correct at once.
 run --samples 2 --out "$work/out" > /dev/null 2> "$work/err2"
