@@ -34,6 +34,8 @@ std::string CompilerChecker::check(const std::map<std::string, std::string>& fil
     codegen::AscendCOptions options;
     // The diagnostics name the file as the model named it, not the work folder.
     options.file = file.string();
+    // A generic program is checked in every instantiation, as `tilecraft compile` does; the judge binds one per case.
+    options.everyInstantiation = true;
     std::string code, kernel;
     std::ostringstream err;
     if (codegen::compileToAscendC(options, code, kernel, err) != 0) {
