@@ -24,8 +24,9 @@ struct AgentOptions {
   uint64_t seed = 1;  // sample s asks with seed + s, so samples differ and a rerun repeats them
 };
 
-/// The front end, lowering and emitter on a program's files (every instantiation of a generic one), as `tilecraft compile` runs them: "" when
-/// every file compiles, else their diagnostics as the compiler prints them (FILE:LINE:COL, the line, the hint).
+/// The front end, lowering and emitter on a program's files (every instantiation of a generic one), as `tilecraft
+/// compile` runs them: "" when every file compiles, else their diagnostics as the compiler prints them
+/// (FILE:LINE:COL, the line, the hint).
 class ProgramChecker {
  public:
   virtual ~ProgramChecker() = default;
