@@ -7,33 +7,20 @@ set -eu
 tilecraft=$1
 repo=$2
 tile=$repo/cli/tests/data/generic_rows.tile
-work=$(mktemp -d "${TMPDIR:-/tmp}/tilecraft-generic-XXXXXX")
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-fail() { echo "FAILED: $*"; exit 1; }
-
-# expect STATUS MESSAGE COMMAND...: the command exits with STATUS and its stderr holds MESSAGE (a whole line).
-expect() {
-  want_status=$1
-  want=$2
-  shift 2
-  status=0
-  "$@" > out.txt 2> err.txt || status=$?
-  [ "$status" = "$want_status" ] || fail "$*: exit status $status, expected $want_status ($(cat err.txt))"
-  grep -qxF -- "$want" err.txt || fail "$*: stderr was '$(cat err.txt)', expected the line '$want'"
-}
+test_name=generic
+. "$repo/tests/shell/common.sh"
 
 # compile: both instantiations checked and printed.
 "$tilecraft" compile "$tile" > ast.txt || fail "compile of the generic program"
 [ "$(grep -c '^# instantiation' ast.txt)" = 2 ] || fail "compile printed $(grep -c '^# instantiation' ast.txt) instantiations"
 grep -qx '# instantiation T=f32' ast.txt || fail "no T=f32 instantiation in $(head -3 ast.txt)"
-expect 2 "error: $tile has 2 instantiations and this command runs one: bind T (f16, f32) with --param NAME=VALUE" \
+expect_line 2 "error: $tile has 2 instantiations and this command runs one: bind T (f16, f32) with --param NAME=VALUE" \
   "$tilecraft" compile "$tile" --emit=ascendc
 "$tilecraft" compile "$tile" --emit=ascendc --param T=f32 > k.cpp || fail "compile --emit=ascendc --param T=f32"
 grep -q 'float' k.cpp || fail "the f32 instantiation's source has no float"
-expect 1 "$tile:3:1: error: T=bf16 is not one of the choices of 'T' (f16, f32)" \
+expect_line 1 "$tile:3:1: error: T=bf16 is not one of the choices of 'T' (f16, f32)" \
   "$tilecraft" compile "$tile" --param T=bf16
-expect 2 "error: --param X=1: the program declares no parameter 'X' (its parameters: T)" \
+expect_line 2 "error: --param X=1: the program declares no parameter 'X' (its parameters: T)" \
   "$tilecraft" compile "$tile" --param X=1
 
 # interp: one instantiation; inputs of rank 3 for (..., M, N), outputs in that shape.
@@ -43,9 +30,9 @@ np.save('x3.npy', np.arange(48, dtype=np.float32).reshape(2, 3, 8) / 10)
 np.save('x1.npy', np.arange(8, dtype=np.float32))
 np.save('x44.npy', np.zeros((2, 4, 8), dtype=np.float32))
 "
-expect 2 "error: the program has 2 instantiations and this command runs one: bind T (f16, f32) with --param NAME=VALUE" \
+expect_line 2 "error: the program has 2 instantiations and this command runs one: bind T (f16, f32) with --param NAME=VALUE" \
   "$tilecraft" interp "$tile" --shape M=6 --shape N=8
-expect 1 "$tile:3:1: error: T=i8 is not one of the choices of 'T' (f16, f32)" \
+expect_line 1 "$tile:3:1: error: T=i8 is not one of the choices of 'T' (f16, f32)" \
   "$tilecraft" interp "$tile" --param T=i8 --shape M=6 --shape N=8
 mkdir out
 "$tilecraft" interp "$tile" --param T=f32 --shape M=6 --shape N=8 --input x=x3.npy --out out > interp.txt 2> err.txt \
@@ -57,13 +44,13 @@ y = np.load('out/y.npy')
 assert y.shape == (2, 3, 8), y.shape
 assert np.allclose(y, np.arange(48, dtype=np.float32).reshape(2, 3, 8) / 5), y
 " || fail "out/y.npy is not 2 * x in x's shape"
-expect 2 "error: --input x=x1.npy: the file holds f32[8] but tensor 'x' (f32[6, 8]) takes rank 2 or more (its leading dimensions fold into the first)" \
+expect_line 2 "error: --input x=x1.npy: the file holds f32[8] but tensor 'x' (f32[6, 8]) takes rank 2 or more (its leading dimensions fold into the first)" \
   "$tilecraft" interp "$tile" --param T=f32 --shape M=6 --shape N=8 --input x=x1.npy
-expect 2 "error: --input x=x44.npy: the file holds f32[2, 4, 8], which folds to f32[8, 8], but tensor 'x' is f32[6, 8]" \
+expect_line 2 "error: --input x=x44.npy: the file holds f32[2, 4, 8], which folds to f32[8, 8], but tensor 'x' is f32[6, 8]" \
   "$tilecraft" interp "$tile" --param T=f32 --shape M=6 --shape N=8 --input x=x44.npy
 
 # run: the f16 instantiation on the emulator, checked against the reference; a rank-3 input for the f32 one.
-expect 2 "error: $tile has 2 instantiations and this command runs one: bind T (f16, f32) with --param NAME=VALUE" \
+expect_line 2 "error: $tile has 2 instantiations and this command runs one: bind T (f16, f32) with --param NAME=VALUE" \
   "$tilecraft" run "$tile" --shape M=6 --shape N=8 --no-profile
 "$tilecraft" run "$tile" --param T=f16 --shape M=37 --shape N=100 --no-profile > run.txt 2> err.txt \
   || fail "run --param T=f16: $(cat err.txt) $(cat run.txt)"

@@ -8,10 +8,8 @@
 set -eu
 tilecraft=$1
 repo=$2
-work=$(mktemp -d "${TMPDIR:-/tmp}/tilecraft-run-check-XXXXXX")
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-fail() { echo "FAILED: $*"; exit 1; }
+test_name=run-check
+. "$repo/tests/shell/common.sh"
 
 status=0
 "$tilecraft" run "$repo/cli/tests/data/store_col_into_1d.tile" --shape M=100 --shape N=33 --seed 1 --no-profile \

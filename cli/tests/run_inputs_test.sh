@@ -9,21 +9,9 @@ tilecraft=$1
 repo=$2
 add=$repo/examples/elementwise/add.tile
 data=$repo/cli/tests/data
-work=$(mktemp -d "${TMPDIR:-/tmp}/tilecraft-run-inputs-XXXXXX")
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-fail() { echo "FAILED: $*"; exit 1; }
+test_name=run-inputs
+. "$repo/tests/shell/common.sh"
 
-# expect STATUS MESSAGE COMMAND...: the command exits with STATUS and prints exactly MESSAGE on stderr.
-expect() {
-  want_status=$1
-  want=$2
-  shift 2
-  status=0
-  "$@" > out.txt 2> err.txt || status=$?
-  [ "$status" = "$want_status" ] || fail "$*: exit status $status, expected $want_status ($(cat err.txt))"
-  [ "$(cat err.txt)" = "$want" ] || fail "$*: stderr was '$(cat err.txt)', expected '$want'"
-}
 
 run() { "$tilecraft" run "$add" --no-profile "$@"; }
 

@@ -5,10 +5,8 @@
 set -eu
 tilecraft=$1
 add=$2/examples/elementwise/add.tile
-work=$(mktemp -d "${TMPDIR:-/tmp}/tilecraft-run-paths-XXXXXX")
-trap 'rm -rf "$work"' EXIT
-cd "$work"
-fail() { echo "FAILED: $*"; exit 1; }
+test_name=run-paths
+. "$2/tests/shell/common.sh"
 
 # Generated inputs in [2, 3): every z = x + y lies in [4, 6).
 "$tilecraft" run "$add" --shape N=16 --no-profile --range 2,3 --out-dir out --show 16 > ranged.txt
