@@ -16,6 +16,7 @@
 #include "harness/golden.h"
 #include "harness/project_solution.h"
 #include "perf/arch.h"
+#include "runner/tests/service_fixture.h"
 #include "support/files.h"
 
 namespace tilecraft::harness {
@@ -26,23 +27,11 @@ namespace fs = std::filesystem;
 const fs::path kProject = fs::path(TILECRAFT_SOURCE_DIR) / "harness" / "tests" / "data" / "ascendc" / "add";
 const fs::path kTask = fs::path(TILECRAFT_SOURCE_DIR) / "tasks" / "level1" / "add";
 
-class ProjectSolution : public ::testing::Test {
+class ProjectSolution : public runner::testing::ServiceTest {
  protected:
-  static void SetUpTestSuite() {
-    runner::ServiceOptions options;
-    options.emuInclude = TILECRAFT_EMU_INCLUDE_DIR;
-    std::ostringstream err;
-    service_ = runner::startBuildRunService(options, err).release();
-    ASSERT_NE(service_, nullptr) << err.str();
-  }
-  static void TearDownTestSuite() {
-    delete service_;
-    service_ = nullptr;
-  }
   void SetUp() override {
-    std::string pattern = (fs::temp_directory_path() / "tilecraft-ascendc-test-XXXXXX").string();
-    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
-    tmp_ = pattern;
+    ServiceTest::SetUp();
+    if (HasFatalFailure()) return;
     std::string why;
     std::optional<std::string> python = findTorchPython(&why);
     ASSERT_TRUE(python) << why;
@@ -54,7 +43,6 @@ class ProjectSolution : public ::testing::Test {
     ASSERT_TRUE(load.task) << (load.errors.empty() ? "" : load.errors.front().str());
     task_ = *load.task;
   }
-  void TearDown() override { fs::remove_all(tmp_); }
 
   // A copy of the project as solution folder SOLUTIONS/add/, its kernel's `from` replaced by `to`.
   Solution variant(const std::string& from, const std::string& to) {
@@ -91,8 +79,6 @@ class ProjectSolution : public ::testing::Test {
     return judgeTask(task_, cases, solution, options, env, arch, goldenMutex);
   }
 
-  static inline runner::BuildRunService* service_ = nullptr;
-  fs::path tmp_;
   std::unique_ptr<GoldenRunner> golden_;
   Task task_;
 };

@@ -11,6 +11,7 @@
 #include "interp/npy.h"
 #include "project/operator_info.h"
 #include "project/project_run.h"
+#include "runner/tests/service_fixture.h"
 #include "support/files.h"
 
 namespace tilecraft::project {
@@ -106,26 +107,8 @@ TEST(ProjectProtocol, ALineTheHostCannotHavePrintedIsAnError) {
 }
 
 // End to end through the real service.
-class ProjectRunTest : public ::testing::Test {
+class ProjectRunTest : public runner::testing::ServiceTest {
  protected:
-  static void SetUpTestSuite() {
-    runner::ServiceOptions options;
-    options.emuInclude = TILECRAFT_EMU_INCLUDE_DIR;
-    std::ostringstream err;
-    service_ = runner::startBuildRunService(options, err).release();
-    ASSERT_NE(service_, nullptr) << err.str();
-  }
-  static void TearDownTestSuite() {
-    delete service_;
-    service_ = nullptr;
-  }
-  void SetUp() override {
-    std::string pattern = (fs::temp_directory_path() / "tilecraft-project-test-XXXXXX").string();
-    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
-    tmp_ = pattern;
-  }
-  void TearDown() override { fs::remove_all(tmp_); }
-
   std::string writeNpy(const std::string& name, const interp::HostTensor& t) {
     fs::path p = tmp_ / name;
     std::string error;
@@ -138,8 +121,6 @@ class ProjectRunTest : public ::testing::Test {
     return runProject(options, *service_, out_, err_);
   }
 
-  static inline runner::BuildRunService* service_ = nullptr;
-  fs::path tmp_;
   std::ostringstream out_, err_;
   const std::string dir_ = std::string(TILECRAFT_SOURCE_DIR) + "/project/tests/data/keyed_scale";
 };
