@@ -59,6 +59,21 @@ constexpr GeneratedName kGeneratedNames[] = {
     {"stderr", "a macro of the C library"}, {"stdin", "a macro of the C library"},
     {"stdout", "a macro of the C library"},
 };
+
+// The kernel is an extern "C" function at global scope, next to the C library's functions that the emulator's and
+// the launcher's headers declare (<cmath>, <cstdlib>, <cstring>, <cstdio>): a kernel named `tanh` was a conflicting
+// declaration of `tanh` that g++ refused. Tensors, dims and scalars are locals and members there, which may
+// shadow these.
+constexpr std::string_view kCLibraryFunctions[] = {
+    "abs", "acos", "acosh", "asin", "asinh", "atan", "atan2", "atanh", "cbrt", "ceil", "copysign", "cos", "cosh",
+    "erf", "erfc", "exp", "exp2", "expm1", "fabs", "fdim", "floor", "fma", "fmax", "fmin", "fmod", "frexp", "hypot",
+    "ldexp", "lgamma", "llrint", "llround", "log", "log10", "log1p", "log2", "logb", "lrint", "lround", "modf",
+    "nan", "nearbyint", "nextafter", "pow", "remainder", "rint", "round", "scalbn", "sin", "sinh", "sqrt", "tan",
+    "tanh", "tgamma", "trunc", "abort", "atexit", "atof", "atoi", "atol", "calloc", "div", "exit", "free",
+    "getenv", "labs", "malloc", "qsort", "rand", "realloc", "srand", "system", "memcmp", "memcpy", "memmove",
+    "memset", "strcmp", "strcpy", "strlen", "strncmp", "fclose", "fopen", "fprintf", "fread", "fwrite", "printf",
+    "puts", "remove", "rename", "sprintf", "snprintf",
+};
 // clang-format on
 
 }  // namespace
@@ -74,6 +89,9 @@ const char* cppNameProblem(std::string_view name, CppNameUse use) {
   for (const GeneratedName& g : kGeneratedNames) {
     if (g.name == name) return g.problem;
   }
+  if (use == CppNameUse::Kernel &&
+      std::find(std::begin(kCLibraryFunctions), std::end(kCLibraryFunctions), name) != std::end(kCLibraryFunctions))
+    return "a function of the C library, and the kernel is an extern \"C\" function beside it";
   return nullptr;
 }
 

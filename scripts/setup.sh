@@ -14,7 +14,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
 )
 if [ "${1:-}" = test ]; then
-  packages+=(chromium slurm-wlm munge clang-format clang libclang-rt-14-dev python3-jsonschema)
+  packages+=(chromium slurm-wlm munge clang-format clang libclang-rt-14-dev python3-jsonschema python3-yaml)
 fi
 # node and npm may come from elsewhere than Debian (a NodeSource build ships npm inside nodejs): ask for the
 # commands, not the packages.

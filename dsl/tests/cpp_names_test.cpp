@@ -23,6 +23,10 @@ TEST(CppNames, OnlyAHostScalarCannotBeNamedT) {
   EXPECT_STREQ(cppNameProblem("t", CppNameUse::HostScalar), "the name the generated host code gives the tiling struct");
   EXPECT_EQ(cppNameProblem("t", CppNameUse::Tensor), nullptr);
   EXPECT_EQ(cppNameProblem("t", CppNameUse::Kernel), nullptr);
+  EXPECT_STREQ(cppNameProblem("tanh", CppNameUse::Kernel),
+               "a function of the C library, and the kernel is an extern \"C\" function beside it");
+  EXPECT_EQ(cppNameProblem("tanh", CppNameUse::Tensor), nullptr);
+  EXPECT_EQ(cppNameProblem("exp", CppNameUse::HostScalar), nullptr);
 }
 
 TEST(CppNames, TheErrorNamesWhatAndWhy) {
