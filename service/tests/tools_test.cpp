@@ -89,7 +89,7 @@ TEST_F(Tools, ListTasksFiltersByFolderAndCategory) {
     if (t["task"] == "add") {
       add = true;
       EXPECT_EQ(t["folder"], "level1/add");
-      EXPECT_EQ(t["category"], "Elementwise");
+      EXPECT_EQ(t["category"], "Math");
       EXPECT_EQ(t["level"], 1);
       EXPECT_EQ(t["cases"], 8);
     }
@@ -107,7 +107,7 @@ TEST_F(Tools, ListTasksFiltersByFolderAndCategory) {
 TEST_F(Tools, ShowTaskHasTheProtoCasesAndGolden) {
   ToolResult r = call("show_task", {{"task", "add"}});
   EXPECT_FALSE(r.isError);
-  EXPECT_NE(r.text.find("# Task add (level1/add)\noperator Add, category Elementwise, level 1, 8 cases"),
+  EXPECT_NE(r.text.find("# Task add (level1/add)\noperator Add, category Math, level 1, 8 cases"),
             std::string::npos)
       << r.text;
   EXPECT_NE(r.text.find("## proto.yaml"), std::string::npos);
