@@ -107,8 +107,7 @@ TEST_F(Tools, ListTasksFiltersByFolderAndCategory) {
 TEST_F(Tools, ShowTaskHasTheProtoCasesAndGolden) {
   ToolResult r = call("show_task", {{"task", "add"}});
   EXPECT_FALSE(r.isError);
-  EXPECT_NE(r.text.find("# Task add (level1/add)\noperator Add, category Math, level 1, 8 cases"),
-            std::string::npos)
+  EXPECT_NE(r.text.find("# Task add (level1/add)\noperator Add, category Math, level 1, 8 cases"), std::string::npos)
       << r.text;
   EXPECT_NE(r.text.find("## proto.yaml"), std::string::npos);
   EXPECT_NE(r.text.find("## cases.csv"), std::string::npos);
