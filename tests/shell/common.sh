@@ -14,20 +14,18 @@ run_expecting() {
   [ "$status" = "$want_status" ] || fail "$*: exit status $status, expected $want_status ($(cat err.txt))"
 }
 
-# expect STATUS MESSAGE COMMAND...: the command exits with STATUS and prints exactly MESSAGE on stderr.
-expect() {
-  want=$2
-  expect_status=$1
-  shift 2
+# expect_stderr HOW STATUS MESSAGE COMMAND...: the command exits with STATUS, and its stderr is exactly MESSAGE
+# (HOW = exactly) or holds MESSAGE as a whole line (HOW = line).
+expect_stderr() {
+  how=$1
+  expect_status=$2
+  want=$3
+  shift 3
   run_expecting "$expect_status" "$@"
-  [ "$(cat err.txt)" = "$want" ] || fail "$*: stderr was '$(cat err.txt)', expected '$want'"
+  case $how in
+    exactly) [ "$(cat err.txt)" = "$want" ] || fail "$*: stderr was '$(cat err.txt)', expected '$want'" ;;
+    line) grep -qxF -- "$want" err.txt || fail "$*: stderr was '$(cat err.txt)', expected the line '$want'" ;;
+  esac
 }
-
-# expect_line STATUS LINE COMMAND...: the command exits with STATUS and its stderr holds LINE as a whole line.
-expect_line() {
-  want=$2
-  expect_status=$1
-  shift 2
-  run_expecting "$expect_status" "$@"
-  grep -qxF -- "$want" err.txt || fail "$*: stderr was '$(cat err.txt)', expected the line '$want'"
-}
+expect() { expect_stderr exactly "$@"; }
+expect_line() { expect_stderr line "$@"; }
