@@ -71,7 +71,8 @@ def main(root: pathlib.Path, tilecraft: str) -> int:
             errors.append(f"{solution}: a solution without a task folder")
     documented, section = docs_table(root / "docs/tasks.md")
     for row in sorted(found - documented):
-        errors.append(f"docs/tasks.md: no suite row `| {row[0]} | `{row[1]}` | {row[2]} |` for the task folder")
+        errors.append(f"docs/tasks.md: no suite row `| {row[0]} | `{row[1]}` | {row[2]} |` for the task folder "
+                      "(scripts/suite_table.py prints the rows)")
     for row in sorted(documented - found):
         errors.append(f"docs/tasks.md: row for level {row[0]} `{row[1]}` {row[2]} matches no task folder")
     categories = {category for _, _, category in found}
