@@ -70,10 +70,12 @@ const char* scalarApi(Op op) {
 }
 
 // CAST_NONE where the pair accepts it (widening, f32 -> f16); float -> integer truncates toward zero, as the
-// language defines cast (CAST_TRUNC, saturating); f32 -> bf16 rounds to nearest even.
+// language defines cast (CAST_TRUNC, saturating); f32 -> bf16 and i64 -> f32, which have no CAST_NONE on 910B,
+// round to nearest even as torch does.
 const char* roundMode(ir::DType from, ir::DType to) {
   if (dsl::isFloat(from) && !dsl::isFloat(to)) return "CAST_TRUNC";
   if (from == ir::DType::F32 && to == ir::DType::BF16) return "CAST_RINT";
+  if (from == ir::DType::I64 && to == ir::DType::F32) return "CAST_RINT";
   return "CAST_NONE";
 }
 

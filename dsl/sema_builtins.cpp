@@ -459,6 +459,17 @@ Type Checker::checkStore(NodeId id, NodeId view, NodeId value, const std::map<st
     return Type::error();
   }
   if (!requireStage(id, Stage::CopyOut, "store(...)")) return Type::error();
+  // An index tile in a view gathers GM rows; the lowering has no scatter (DataCopy per index) to match it.
+  if (ast_.kind(view) == NodeKind::Subscript) {
+    for (NodeId i : ast_.subscriptIndices(view)) {
+      if (ast_.kind(i) == NodeKind::Slice || result_.types[i].kind != TypeKind::Buffer) continue;
+      error(i, "store cannot scatter through an index tile; an i32 tile indexes GM rows in load only")
+          .hint(
+              "index the output with tile variables, integers and slices, and gather the inputs instead: "
+              "load(x[idx, :])");
+      return Type::error();
+    }
+  }
   for (ParamInfo& p : kernel_->params) {
     if (p.node == v.ref) p.stored = true;
   }
