@@ -1,0 +1,9 @@
+# Golden of the Tilecraft suite task `max_pool1d`: plain PyTorch (runs under torch 1.13). The harness passes the
+# inputs (upcast to float64) and the attributes by name, and casts the result to the output dtypes.
+import torch
+
+
+def max_pool1d(x: torch.Tensor, kernel_size: int = 2):
+    """Max pooling over the last axis, kernel = stride = kernel_size, no padding (a NaN in a window gives NaN)."""
+    k = int(kernel_size)
+    return torch.nn.functional.max_pool1d(x, kernel_size=k, stride=k)
