@@ -134,8 +134,13 @@ Type Checker::exprImpl(NodeId id) {
     case NodeKind::Tuple:
       error(id, "a tuple is not a value here").hint("tuples are written only as shapes and grid extents");
       return Type::error();
+    case NodeKind::Slice:
+      // A subscript's item `a: b` outside a view, e.g. `Tensor[f32, n: (M, N)]` where the shape was meant.
+      error(id, "a slice is not a value here")
+          .hint("a:b indexes a tensor or a tile, as in x[r, a:b]; a tensor's shape is a tuple: Tensor[f16, (M, N)]");
+      return Type::error();
     default:
-      // Keywords are read by calls and slices by subscripts; no other node reaches here.
+      // Keywords are read by calls; no other node reaches here.
       TC_ASSERT(false, "not an expression node");
       return Type::error();
   }
