@@ -55,12 +55,6 @@ int runOnTask(const ProjectCommand& cmd) {
                  "--attr and --out\n";
     return 2;
   }
-  project::ProjectLayout layout;
-  std::string error;
-  if (!project::findLayout(o.dir, layout, &error)) {
-    std::cerr << error << '\n';
-    return 2;
-  }
   harness::TaskLoad load = harness::loadTask(cmd.task);
   if (!load.task) {
     std::cerr << fmt::format("error: --task {}: {}\n", cmd.task,
@@ -102,6 +96,13 @@ int runOnTask(const ProjectCommand& cmd) {
     }
     temporary.path = bench.outDir = pattern;
   }
+  // The project is read (a submission unpacked) before anything starts, so that a bad one is a usage error.
+  project::ProjectLayout layout;
+  std::string error;
+  if (!project::openLayout(o.dir, fs::path(bench.outDir) / "submission-check", layout, &error)) {
+    std::cerr << error << '\n';
+    return 2;
+  }
   BenchParts parts = startBenchParts(cmd.cacheDir, bench.outDir, cmd.sandbox, std::cerr);
   if (!parts.service) return 2;
   harness::BenchEnv env;
@@ -117,6 +118,10 @@ int runOnTask(const ProjectCommand& cmd) {
   harness::Solution solution;
   solution.kind = "ascendc";
   solution.dir = o.dir;
+  if (project::isSnippetPath(o.dir)) {
+    solution.snippet = o.dir;
+    solution.dir = fs::path(o.dir).parent_path();
+  }
   std::cout << fmt::format("project {} on task {}: {} case(s), rule {}\n", o.dir, task.name, cases.size(),
                            harness::ruleName(bench.rule));
   std::mutex goldenMutex;
@@ -149,13 +154,52 @@ int runProjectCommand(const ProjectCommand& cmd) {
   return project::runProject(cmd.options, *service, std::cout, std::cerr);
 }
 
+// `tilecraft project unpack FILE.py --out DIR`: the project a MultiKernelBench submission describes, written out.
+int unpackCommand(const std::string& snippet, const std::string& outDir) {
+  if (!prepareOutputFolder("--out", outDir, std::cerr)) return 2;
+  std::vector<project::SourceMap> maps;
+  std::string error;
+  if (!project::unpackSnippet(snippet, outDir, maps, error)) {
+    std::cerr << error << '\n';
+    return 2;
+  }
+  project::ProjectLayout layout;
+  if (!project::findLayout(outDir, layout, &error)) {
+    std::cerr << error << '\n';
+    return 2;
+  }
+  std::cout << fmt::format("{}: the project is in {} (kernel {}/op_kernel/{})\n", snippet, outDir, outDir,
+                           fs::path(layout.kernelSource).filename().string());
+  return 0;
+}
+
+void registerUnpackCommand(CLI::App* projectCmd) {
+  CLI::App* unpack = projectCmd->add_subcommand(
+      "unpack", "Write the CANN project of a MultiKernelBench AscendC submission (six source strings) to a folder");
+  auto snippet = std::make_shared<std::string>();
+  auto outDir = std::make_shared<std::string>();
+  unpack
+      ->add_option("FILE", *snippet,
+                   "The submission: a Python snippet defining project_json_src, host_tiling_src, "
+                   "host_operator_src, kernel_src (python_bind_src, model_src)")
+      ->required();
+  unpack->add_option("--out", *outDir, "The project folder to write (new or empty)")->required();
+  unpack->callback([snippet, outDir] {
+    int status = unpackCommand(*snippet, *outDir);
+    if (status != 0) throw CLI::RuntimeError(status);
+  });
+}
+
 void registerProjectCommands(CLI::App& app) {
   CLI::App* projectCmd = app.add_subcommand("project", "CANN custom-operator projects (op_host + op_kernel)");
   projectCmd->require_subcommand(1);
   CLI::App* run = projectCmd->add_subcommand(
       "run", "Build a project's host and kernel against the emulator, run InferShape, TilingFunc and the kernel");
   auto cmd = std::make_shared<ProjectCommand>();
-  run->add_option("DIR", cmd->options.dir, "The project folder (holding op_host/ and op_kernel/)")->required();
+  run->add_option("DIR", cmd->options.dir,
+                  "The project folder (holding op_host/ and op_kernel/), or a MultiKernelBench submission (FILE.py "
+                  "defining the six source strings)")
+      ->required();
   run->add_option("--in", cmd->options.inputs, "NAME=FILE.npy for each input of the OpDef (repeat)");
   run->add_option("--attr", cmd->options.attrs, "NAME=VALUE for an attribute (default: the OpDef's; lists: 1,2,3)");
   run->add_option("--expect", cmd->options.expects,
@@ -176,6 +220,7 @@ void registerProjectCommands(CLI::App& app) {
     int status = runProjectCommand(*cmd);
     if (status != 0) throw CLI::RuntimeError(status);
   });
+  registerUnpackCommand(projectCmd);
 }
 
 const CommandRegistration kRegistration("project", &registerProjectCommands);

@@ -389,6 +389,11 @@ class TaskRun {
   // a DSL kernel is. Its builds are kept per (task, sample), so later cases and seeds reuse them.
   void evaluateProject(const Task& task, const Case& c, const Solution& s, const std::vector<NamedTensor> (&inputs)[2],
                        const GoldenResult (&golden)[2], Record& r) {
+    if (!s.error.empty()) {
+      r.failure = Failure::Syntax;
+      r.message = s.error;
+      return;
+    }
     fs::path taskWork = fs::path(options_.outDir) / "work" / safeName(task.name) / std::to_string(s.sample);
     double worstMean = 0, worstMax = 0;
     for (int seed = 0; seed < 2; ++seed) {

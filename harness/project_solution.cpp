@@ -95,7 +95,7 @@ ProjectCaseRun runProjectCase(const Solution& solution, const Task& task, const 
                               runner::BuildRunService& service) {
   ProjectCaseRun result;
   project::ProjectOptions options;
-  options.dir = solution.dir.string();
+  options.dir = solution.snippet.empty() ? solution.dir.string() : solution.snippet.string();
   options.inputs = positionalSpecs(inputs, task.inputs, workDir / "case" / "in");
   options.expects = positionalSpecs(golden, task.outputs, workDir / "case" / "golden");
   options.caseAttrs = attrSpecs(c.attrsJson);
@@ -141,6 +141,10 @@ ProjectCaseRun runProjectCase(const Solution& solution, const Task& task, const 
         return result;
       }
       break;
+    case Stage::Unpack:
+      result.failure = Failure::Syntax;
+      result.message = say(err.str());
+      return result;
     case Stage::Setup: break;
   }
   // A project the runner refuses (its layout, a dtype the OpDef does not take, an attribute with no value) or a

@@ -112,12 +112,16 @@ Solution readSolution(const fs::path& dir, int sample) {
   Solution s;
   s.dir = dir;
   s.sample = sample;
-  std::vector<fs::path> tiles;
+  std::vector<fs::path> tiles, snippets;
   bool project = fs::is_directory(dir / "op_kernel") || fs::is_directory(dir / "op_host");
   for (const auto& entry : fs::directory_iterator(dir)) {
-    if (entry.is_regular_file() && entry.path().extension() == ".tile") tiles.push_back(entry.path());
+    if (!entry.is_regular_file()) continue;
+    if (entry.path().extension() == ".tile") tiles.push_back(entry.path());
+    // A MultiKernelBench AscendC submission: the Python snippet of six source strings.
+    if (entry.path().extension() == ".py") snippets.push_back(entry.path());
   }
   std::sort(tiles.begin(), tiles.end());
+  std::sort(snippets.begin(), snippets.end());
   if (!tiles.empty()) {
     s.kind = "dsl";
     for (const fs::path& t : tiles) {
@@ -126,6 +130,13 @@ Solution readSolution(const fs::path& dir, int sample) {
     if (fs::exists(dir / "binding.yaml")) s.binding = readBinding(dir / "binding.yaml", &s.error);
   } else if (project) {
     s.kind = "ascendc";
+  } else if (!snippets.empty()) {
+    s.kind = "ascendc";
+    s.snippet = snippets.front();
+    if (snippets.size() > 1) {
+      s.error = fmt::format("{} MultiKernelBench submissions ({}, {}, ...); a solution has one", snippets.size(),
+                            snippets[0].filename().string(), snippets[1].filename().string());
+    }
   } else {
     s.kind = "none";
   }

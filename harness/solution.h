@@ -53,6 +53,7 @@ struct Binding {
 struct Solution {
   std::string kind;  // "dsl", "ascendc", or "none"
   std::filesystem::path dir;
+  std::filesystem::path snippet;  // ascendc: a MultiKernelBench submission in dir (six strings) instead of a project
   int sample = 0;
   std::vector<DslKernel> kernels;  // DSL: every instantiation of every .tile file, files sorted by name
   Binding binding;

@@ -43,6 +43,7 @@ std::string joinNames(const std::vector<std::string>& paths) {
 
 // Messages name the project's files as the user spelled its folder, not as the build saw them.
 std::string userPaths(std::string text, const ProjectLayout& layout) {
+  text = mapSourceLines(std::move(text), layout.sources);
   std::string from = layout.absDir + "/";
   std::string to = layout.dir.empty() || layout.dir == "." ? "" : layout.dir + (layout.dir.back() == '/' ? "" : "/");
   for (size_t at = text.find(from); at != std::string::npos; at = text.find(from, at + to.size())) {
@@ -184,6 +185,16 @@ bool findLayout(const std::string& dir, ProjectLayout& layout, std::string* erro
   return true;
 }
 
+bool openLayout(const std::string& path, const fs::path& scratch, ProjectLayout& layout, std::string* error) {
+  if (!isSnippetPath(path)) return findLayout(path, layout, error);
+  std::vector<SourceMap> maps;
+  if (!unpackSnippet(path, scratch, maps, *error)) return false;
+  if (!findLayout(scratch.string(), layout, error)) return false;
+  layout.sources = std::move(maps);
+  layout.dir = path;  // the rest of the unpacked project's paths read as SNIPPET.py/op_kernel/...
+  return true;
+}
+
 std::string kernelEntryName(const std::string& opType) {
   std::string name;
   for (size_t i = 0; i < opType.size(); ++i) {
@@ -255,10 +266,13 @@ class ProjectRun {
       : options_(options), service_(service), out_(out), err_(err), outcome_(outcome) {}
 
   int run() {
-    std::string error;
-    if (!findLayout(options_.dir, layout_, &error)) return usage(error);
-    outcome_.kernelFile = fs::path(layout_.kernelSource).filename().string();
     if (auto e = makeWork(options_.keepDir, work_)) return usage(*e);
+    std::string error;
+    if (!openLayout(options_.dir, work_.root / "submission", layout_, &error)) {
+      if (isSnippetPath(options_.dir)) outcome_.stage = ProjectOutcome::Stage::Unpack;
+      return usage(error);
+    }
+    outcome_.kernelFile = fs::path(layout_.kernelSource).filename().string();
     outcome_.stage = ProjectOutcome::Stage::HostBuild;
     if (int status = buildHost()) return status;
     outcome_.stage = ProjectOutcome::Stage::HostRun;

@@ -5,19 +5,21 @@
 // that tiling, tiling key, block dim and workspace. Both are built and run by the sandboxed service.
 #pragma once
 
+#include <filesystem>
 #include <iosfwd>
 #include <string>
 #include <vector>
 
 #include "interp/tensor.h"
+#include "project/snippet.h"
 #include "runner/service.h"
 
 namespace tilecraft::project {
 
 struct ProjectOptions {
-  std::string dir;
-  std::vector<std::string> inputs;   // NAME=FILE.npy, one per OpDef input
-  std::vector<std::string> attrs;    // NAME=VALUE
+  std::string dir;                  // the project folder, or a MultiKernelBench submission (FILE.py, project/snippet.h)
+  std::vector<std::string> inputs;  // NAME=FILE.npy, one per OpDef input
+  std::vector<std::string> attrs;   // NAME=VALUE
   std::vector<std::string> expects;  // NAME=FILE.npy: compare that output (or in/out input) with it
   std::string outDir;                // write NAME.npy per output
   std::string keepDir;               // keep the generated sources and the buffers here
@@ -38,7 +40,8 @@ struct ProjectTensor {
 
 // What a run did, for callers that judge the outputs themselves (the harness's AscendC solutions).
 struct ProjectOutcome {
-  enum class Stage { Setup, HostBuild, HostRun, KernelBuild, KernelRun, Finished };
+  // Unpack: a submission (FILE.py) that cannot be read as six source strings.
+  enum class Stage { Unpack, Setup, HostBuild, HostRun, KernelBuild, KernelRun, Finished };
   Stage stage = Stage::Setup;          // the step that failed, or Finished
   std::string kernelFile;              // op_kernel's source, its file name
   std::string diagnostics;             // a build that failed: the compiler's messages, the project's paths as given
@@ -53,8 +56,14 @@ struct ProjectLayout {
   std::string absDir;                    // absolute, normal
   std::vector<std::string> hostSources;  // op_host/*.cpp, sorted by name
   std::string kernelSource;              // the one op_kernel/*.cpp
+  std::vector<SourceMap> sources;        // unpacked from a submission: its files' lines in the snippet
 };
 bool findLayout(const std::string& dir, ProjectLayout& layout, std::string* error);
+
+// findLayout of `path`, or, when it is a submission (FILE.py), of its project unpacked into `scratch`, the
+// messages about it naming the snippet's lines.
+bool openLayout(const std::string& path, const std::filesystem::path& scratch, ProjectLayout& layout,
+                std::string* error);
 
 // The kernel entry of an operator type: its snake-case form (AddCustom -> add_custom), as msopgen names it.
 std::string kernelEntryName(const std::string& opType);

@@ -116,9 +116,17 @@ std::string checkSolution(const SubmittedSolution& s) {
   if (s.files.size() > kMaxFiles) {
     return fmt::format("the solution has {} files; at most {} are accepted", s.files.size(), kMaxFiles);
   }
-  bool kernel = false;
+  bool kernel = false, submission = false;
   for (const auto& [path, text] : s.files) {
-    if (s.kind == "dsl") {
+    if (s.kind == "ascendc" && fs::path(path).extension() == ".py") {  // a MultiKernelBench submission
+      if (!std::regex_match(path, name) || s.files.size() != 1) {
+        return fmt::format(
+            "file '{}': a MultiKernelBench submission is one NAME.py (its six source strings), with "
+            "no other file",
+            path);
+      }
+      submission = true;
+    } else if (s.kind == "dsl") {
       bool tile = std::regex_match(path, name) && fs::path(path).extension() == ".tile";
       if (!tile && path != "binding.yaml") {
         return fmt::format("file '{}': a DSL solution holds NAME.tile files and an optional binding.yaml", path);
@@ -135,7 +143,9 @@ std::string checkSolution(const SubmittedSolution& s) {
       kernel = kernel || folder == "op_kernel";
     }
   }
-  if (!kernel) return s.kind == "dsl" ? "the solution has no .tile file" : "the solution has no op_kernel/ file";
+  if (!kernel && !submission) {
+    return s.kind == "dsl" ? "the solution has no .tile file" : "the solution has no op_kernel/ file";
+  }
   return "";
 }
 

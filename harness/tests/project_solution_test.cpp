@@ -1,7 +1,8 @@
 // The AscendC solution kind end to end: a hand-written CANN custom-operator project for tasks/level1/add
 // (tests/data/ascendc/add) judged through judgeTask, as `tilecraft bench` judges it, with the real sandboxed service
 // and the task's golden.py. The correct project passes with its perf figures; a wrong kernel gets the mismatch
-// record; a kernel that does not build gets the compiler's error with its file and line.
+// record; a kernel that does not build gets the compiler's error with its file and line. The same project as a
+// MultiKernelBench submission (six strings in one .py) is judged the same way, its errors at the snippet's lines.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -61,6 +62,37 @@ class ProjectSolution : public runner::testing::ServiceTest {
     return found.front();
   }
 
+  // The project as a MultiKernelBench submission, SOLUTIONS/add/submission.py: its files as four of the six strings
+  // (raw triple-quoted, as a model writes them), the kernel's `from` replaced by `to`, `kernelPrefix` before the
+  // kernel's literal.
+  Solution submission(const std::string& from, const std::string& to, const std::string& kernelPrefix = "r") {
+    auto file = [](const fs::path& f) { return support::readFile(kProject / f).value_or(""); };
+    std::string kernel = file("op_kernel/add_custom.cpp");
+    size_t at = kernel.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    if (at != std::string::npos) kernel.replace(at, from.size(), to);
+    const std::string desc = R"(, "param_type": "required", "format": ["ND", "ND"], "type": ["float16", "float"]})";
+    std::string text = fmt::format(
+        "# The hand-written add project in MultiKernelBench's six strings.\n"
+        "project_json_src = '''\n[{{\"op\": \"AddCustom\", \"language\": \"cpp\",\n"
+        "  \"input_desc\": [{{\"name\": \"x\"{0}, {{\"name\": \"y\"{0}],\n"
+        "  \"output_desc\": [{{\"name\": \"z\"{0}]}}]\n'''\n\n"
+        "host_tiling_src = r\"\"\"\n{1}\"\"\"\n\n"
+        "host_operator_src = r\"\"\"\n{2}\"\"\"\n\n"
+        "kernel_src = {3}\"\"\"\n{4}\"\"\"\n\n"
+        "python_bind_src = \"\"\"\n// EXEC_NPU_CMD(aclnnAddCustom, x, y, z): needs torch_npu\n\"\"\"\n"
+        "model_src = '''\nimport torch\n'''\n",
+        desc, file("op_host/add_custom_tiling.h"), file("op_host/add_custom.cpp"), kernelPrefix, kernel);
+    fs::path dir = tmp_ / "solutions" / "add";
+    fs::create_directories(dir);
+    std::string error;
+    EXPECT_TRUE(support::writeFileAtomically(dir / "submission.py", text, &error)) << error;
+    snippetText_ = text;
+    std::vector<Solution> found = findSolutions(tmp_ / "solutions", "add");
+    EXPECT_EQ(found.size(), 1u);
+    return found.front();
+  }
+
   std::vector<Record> judge(const Solution& solution, const std::vector<std::string>& caseIds) {
     std::vector<const Case*> cases;
     for (const std::string& id : caseIds) {
@@ -81,6 +113,7 @@ class ProjectSolution : public runner::testing::ServiceTest {
 
   std::unique_ptr<GoldenRunner> golden_;
   Task task_;
+  std::string snippetText_;  // the last submission()
 };
 
 TEST_F(ProjectSolution, ACorrectProjectPassesEveryCaseWithItsPerfFigures) {
@@ -142,6 +175,64 @@ TEST_F(ProjectSolution, AnOperatorWithoutTheCaseDtypeIsADtypeFailure) {
   EXPECT_EQ(rows[0].message,
             "AddCustom takes no inputs x f16, y f16 (op_host/add_custom.cpp:58: OpDef dtype combinations: x float32 y "
             "float32)");
+}
+
+TEST_F(ProjectSolution, ASubmissionOfSixStringsIsJudgedAsItsProject) {
+  Solution solution = submission("", "");
+  EXPECT_EQ(solution.kind, "ascendc");
+  EXPECT_EQ(solution.snippet.filename(), "submission.py");
+  std::vector<Record> rows = judge(solution, {"1", "3"});
+  ASSERT_EQ(rows.size(), 2u);
+  for (const Record& r : rows) {
+    SCOPED_TRACE(r.caseId);
+    EXPECT_EQ(r.failure, Failure::None) << r.message;
+    EXPECT_TRUE(r.correct);
+    EXPECT_EQ(r.instantiation, "add_custom.cpp");
+    EXPECT_GT(r.simUs, 0.0);
+  }
+}
+
+// Where `needle` is in the last submission: line and column, from 1.
+std::pair<size_t, size_t> placeOf(const std::string& text, const std::string& needle) {
+  size_t at = text.find(needle);
+  EXPECT_NE(at, std::string::npos) << needle;
+  size_t line = 1 + static_cast<size_t>(std::count(text.begin(), text.begin() + static_cast<long>(at), '\n'));
+  return {line, at - text.rfind('\n', at)};
+}
+
+TEST_F(ProjectSolution, ASubmissionThatDoesNotBuildGetsTheErrorAtItsOwnLineAndColumn) {
+  Solution solution = submission("Add(z, x, y,", "AddTypo(z, x, y,");
+  // g++ places an undeclared function's error at the call's parenthesis.
+  auto [line, column] = placeOf(snippetText_, "(z, x, y,");
+  std::vector<Record> rows = judge(solution, {"1"});
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_FALSE(rows[0].compiled);
+  EXPECT_EQ(rows[0].failure, Failure::UnknownApi);
+  EXPECT_EQ(
+      rows[0].message.rfind(fmt::format("submission.py:{}:{}: error: 'AddTypo' was not declared", line, column), 0), 0u)
+      << rows[0].message;
+}
+
+TEST_F(ProjectSolution, ASubmissionThatCannotBeReadIsASyntaxFailureAtItsLine) {
+  Solution solution = submission("", "", "f");
+  auto [line, column] = placeOf(snippetText_, "f\"\"\"");
+  std::vector<Record> rows = judge(solution, {"1"});
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_FALSE(rows[0].compiled);
+  EXPECT_EQ(rows[0].failure, Failure::Syntax);
+  EXPECT_EQ(rows[0].message,
+            fmt::format("submission.py:{}:{}: error: kernel_src is not a plain string literal", line, column));
+}
+
+TEST_F(ProjectSolution, TwoSubmissionsInOneSolutionFolderAreRefused) {
+  Solution first = submission("", "");
+  fs::copy_file(first.snippet, first.dir / "second.py");
+  std::vector<Solution> found = findSolutions(tmp_ / "solutions", "add");
+  ASSERT_EQ(found.size(), 1u);
+  std::vector<Record> rows = judge(found.front(), {"1"});
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].failure, Failure::Syntax);
+  EXPECT_EQ(rows[0].message, "2 MultiKernelBench submissions (second.py, submission.py, ...); a solution has one");
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #!/bin/sh
 # `tilecraft project run DIR --task TASK`: each usage error's exact message and status 2, then a real run of the
-# hand-written add project on two cases of tasks/level1/add (built, run in the sandbox, judged against golden.py).
+# hand-written add project on two cases of tasks/level1/add (built, run in the sandbox, judged against golden.py),
+# and the same project as a MultiKernelBench submission.
 # Usage: task_cli_test.sh TILECRAFT SOURCE_DIR
 tc=$1
 src=$2
@@ -34,6 +35,49 @@ status=$?
 echo "$out"
 if [ "$status" -ne 0 ] || ! echo "$out" | grep -q "^PASS 2 of 2 cases of add$"; then
   echo "FAILED: the add project on cases 1 and 3 (status $status)"
+  failures=$((failures + 1))
+fi
+# The same project as a MultiKernelBench submission (six strings in one .py): `project unpack` writes back the very
+# files it was made of, `project run FILE.py --task` judges it, and one that is not a submission is a usage error.
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+sub=$scratch/add_custom.py
+{
+  printf "project_json_src = '''[{\"op\": \"AddCustom\", \"language\": \"cpp\"}]'''\n"
+  printf 'host_tiling_src = r"""'; cat "$project/op_host/add_custom_tiling.h"; printf '"""\n'
+  printf 'host_operator_src = r"""'; cat "$project/op_host/add_custom.cpp"; printf '"""\n'
+  printf 'kernel_src = r"""'; cat "$project/op_kernel/add_custom.cpp"; printf '"""\n'
+  printf "python_bind_src = '''// EXEC_NPU_CMD(aclnnAddCustom, x, y, z)'''\nmodel_src = 'import torch'\n"
+} >"$sub"
+out=$("$tc" project unpack "$sub" --out "$scratch/unpacked" 2>&1)
+status=$?
+if [ "$status" -ne 0 ] || [ "$out" != "$sub: the project is in $scratch/unpacked (kernel $scratch/unpacked/op_kernel/add_custom.cpp)" ]; then
+  echo "FAILED: project unpack (status $status): $out"
+  failures=$((failures + 1))
+fi
+for f in op_host/add_custom_tiling.h op_host/add_custom.cpp op_kernel/add_custom.cpp; do
+  if ! cmp -s "$project/$f" "$scratch/unpacked/$f"; then
+    echo "FAILED: project unpack: $f is not the submission's string"
+    failures=$((failures + 1))
+  fi
+done
+out=$("$tc" project run "$sub" --task tasks/level1/add --case 1 2>&1)
+status=$?
+echo "$out"
+if [ "$status" -ne 0 ] || ! echo "$out" | grep -q "^PASS 1 of 1 cases of add$"; then
+  echo "FAILED: the add submission on case 1 (status $status)"
+  failures=$((failures + 1))
+fi
+printf 'x = 1\nkernel_src = """\n' >"$scratch/broken.py"
+expect 2 "$scratch/broken.py:2:14: error: this string is not closed (no closing triple quote before the end of the file)" \
+  -- "$scratch/broken.py" --task tasks/level1/add
+printf 'x = 1\n' >"$scratch/none.py"
+out=$("$tc" project unpack "$scratch/none.py" --out "$scratch/none" 2>&1)
+status=$?
+want="$scratch/none.py: error: the submission defines no project_json_src, host_tiling_src, host_operator_src, kernel_src
+hint: a MultiKernelBench AscendC submission defines six strings: project_json_src, host_tiling_src, host_operator_src, kernel_src, python_bind_src, model_src"
+if [ "$status" -ne 2 ] || [ "$out" != "$want" ]; then
+  echo "FAILED: project unpack of a file that is not a submission (status $status): $out"
   failures=$((failures + 1))
 fi
 if [ "$failures" -eq 0 ]; then echo "project task cli: all checks passed"; fi

@@ -98,6 +98,13 @@ TEST(Verdicts, SolutionChecks) {
             "file 'op_host/../../x.cpp': an AscendC solution holds op_host/NAME.{cpp,h} and op_kernel/NAME.{cpp,h} "
             "files");
   EXPECT_EQ(checkSolution({"ascendc", {{"op_host/a.cpp", ""}}}), "the solution has no op_kernel/ file");
+  EXPECT_EQ(checkSolution({"ascendc", {{"add_custom.py", "kernel_src = ''"}}}), "");
+  EXPECT_EQ(checkSolution({"ascendc", {{"add_custom.py", ""}, {"op_kernel/add.cpp", ""}}}),
+            "file 'add_custom.py': a MultiKernelBench submission is one NAME.py (its six source strings), with no "
+            "other file");
+  EXPECT_EQ(checkSolution({"ascendc", {{"x/add_custom.py", ""}}}),
+            "file 'x/add_custom.py': a MultiKernelBench submission is one NAME.py (its six source strings), with no "
+            "other file");
   std::map<std::string, std::string> many;
   for (int i = 0; i < 33; ++i) many[fmt::format("k{}.tile", i)] = "";
   EXPECT_EQ(checkSolution({"dsl", many}), "the solution has 33 files; at most 32 are accepted");
