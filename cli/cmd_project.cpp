@@ -21,6 +21,7 @@
 #include "perf/arch.h"
 #include "project/project_run.h"
 #include "runner/service.h"
+#include "support/files.h"
 
 namespace tilecraft::cli {
 namespace {
@@ -173,7 +174,22 @@ int unpackCommand(const std::string& snippet, const std::string& outDir) {
   return 0;
 }
 
-void registerUnpackCommand(CLI::App* projectCmd) {
+// `tilecraft project pack DIR --out FILE.py`: the reverse, a project as the six strings MultiKernelBench takes.
+int packCommand(const std::string& dir, const std::string& outFile) {
+  std::string text, error;
+  if (!project::packSubmission(dir, text, error)) {
+    std::cerr << error << '\n';
+    return 2;
+  }
+  if (!support::writeFileAtomically(outFile, text, &error)) {
+    std::cerr << "error: --out " << error << '\n';
+    return 2;
+  }
+  std::cout << fmt::format("{}: the submission of {}\n", outFile, dir);
+  return 0;
+}
+
+void registerSubmissionCommands(CLI::App* projectCmd) {
   CLI::App* unpack = projectCmd->add_subcommand(
       "unpack", "Write the CANN project of a MultiKernelBench AscendC submission (six source strings) to a folder");
   auto snippet = std::make_shared<std::string>();
@@ -186,6 +202,18 @@ void registerUnpackCommand(CLI::App* projectCmd) {
   unpack->add_option("--out", *outDir, "The project folder to write (new or empty)")->required();
   unpack->callback([snippet, outDir] {
     int status = unpackCommand(*snippet, *outDir);
+    if (status != 0) throw CLI::RuntimeError(status);
+  });
+  CLI::App* pack = projectCmd->add_subcommand(
+      "pack",
+      "Write a CANN project (its msopgen op description <op>.json, op_host/, op_kernel/) as a MultiKernelBench "
+      "AscendC submission");
+  auto dir = std::make_shared<std::string>();
+  auto outFile = std::make_shared<std::string>();
+  pack->add_option("DIR", *dir, "The project folder")->required();
+  pack->add_option("--out", *outFile, "The submission to write (FILE.py)")->required();
+  pack->callback([dir, outFile] {
+    int status = packCommand(*dir, *outFile);
     if (status != 0) throw CLI::RuntimeError(status);
   });
 }
@@ -220,7 +248,7 @@ void registerProjectCommands(CLI::App& app) {
     int status = runProjectCommand(*cmd);
     if (status != 0) throw CLI::RuntimeError(status);
   });
-  registerUnpackCommand(projectCmd);
+  registerSubmissionCommands(projectCmd);
 }
 
 const CommandRegistration kRegistration("project", &registerProjectCommands);

@@ -14,9 +14,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// The sources a project needs, and the two MultiKernelBench also asks for, which run under torch_npu only.
-constexpr const char* kRequired[] = {"project_json_src", "host_tiling_src", "host_operator_src", "kernel_src"};
-
 void appendUtf8(std::string& out, uint32_t cp) {
   if (cp < 0x80) {
     out += static_cast<char>(cp);
@@ -276,10 +273,11 @@ bool stringValue(const std::vector<Token>& tokens, SnippetString& out, const Tok
 }
 
 bool isKnownName(const std::string& name) {
-  for (const char* n : kRequired) {
+  for (const char* n :
+       {"project_json_src", "host_tiling_src", "host_operator_src", "kernel_src", "python_bind_src", "model_src"}) {
     if (name == n) return true;
   }
-  return name == "python_bind_src" || name == "model_src";
+  return false;
 }
 
 // The operator's type from the op description: msopgen's JSON is a list of one operator object.
@@ -373,19 +371,43 @@ std::string mapSourceLines(std::string text, const std::vector<SourceMap>& maps)
 
 bool isSnippetPath(const std::string& path) { return fs::path(path).extension() == ".py"; }
 
-bool unpackSnippet(const std::string& path, const fs::path& dir, std::vector<SourceMap>& maps, std::string& error) {
-  std::optional<std::string> text = support::readFile(path);
-  std::error_code ec;
-  if (!text || fs::is_directory(path, ec)) {
-    error = fmt::format("error: {}: cannot read the submission", path);
-    return false;
-  }
-  std::map<std::string, SnippetString> strings;
+namespace {
+
+// Where each of the six strings lives in msopgen's project of operator `name` (snake case), in the snippet's
+// order; `mapped` for the C++ sources, whose messages are mapped back to the snippet.
+struct ProjectFile {
+  const char* string;
+  fs::path file;
+  bool required, mapped;
+};
+
+std::vector<ProjectFile> projectFiles(const std::string& name) {
+  return {
+      {"project_json_src", name + ".json", true, false},
+      {"host_tiling_src", fs::path("op_host") / (name + "_tiling.h"), true, true},
+      {"host_operator_src", fs::path("op_host") / (name + ".cpp"), true, true},
+      {"kernel_src", fs::path("op_kernel") / (name + ".cpp"), true, true},
+      {"python_bind_src", fs::path("CppExtension") / "csrc" / "op.cpp", false, false},
+      {"model_src", "model_new.py", false, false},
+  };
+}
+
+std::string joinErrors(const std::vector<std::string>& errors) {
+  std::string out;
+  for (const std::string& e : errors) out += (out.empty() ? "" : "\n") + e;
+  return out;
+}
+
+}  // namespace
+
+bool readSubmission(const std::string& path, const std::string& text, Submission& out, std::string& error) {
+  out = Submission();
   std::vector<std::string> errors;
-  readSnippetStrings(path, *text, strings, errors);
+  readSnippetStrings(path, text, out.strings, errors);
   std::string missing;
-  for (const char* name : kRequired) {
-    if (strings.count(name) == 0) missing += (missing.empty() ? "" : ", ") + std::string(name);
+  for (const ProjectFile& f : projectFiles("")) {
+    if (f.required && out.strings.count(f.string) == 0)
+      missing += (missing.empty() ? "" : ", ") + std::string(f.string);
   }
   if (errors.empty() && !missing.empty()) {  // after an error, what is missing may only be unread
     errors.push_back(fmt::format(
@@ -393,14 +415,25 @@ bool unpackSnippet(const std::string& path, const fs::path& dir, std::vector<Sou
         "project_json_src, host_tiling_src, host_operator_src, kernel_src, python_bind_src, model_src",
         path, missing));
   }
-  std::string op;
-  if (errors.empty() && !operatorType(path, strings.at("project_json_src"), op, error)) return false;
   if (!errors.empty()) {
-    error.clear();
-    for (const std::string& e : errors) error += (error.empty() ? "" : "\n") + e;
+    error = joinErrors(errors);
     return false;
   }
-  std::string name = kernelEntryName(op);
+  std::string op;
+  if (!operatorType(path, out.strings.at("project_json_src"), op, error)) return false;
+  out.name = kernelEntryName(op);
+  return true;
+}
+
+bool unpackSnippet(const std::string& path, const fs::path& dir, std::vector<SourceMap>& maps, std::string& error) {
+  std::optional<std::string> text = support::readFile(path);
+  std::error_code ec;
+  if (!text || fs::is_directory(path, ec)) {
+    error = fmt::format("error: {}: cannot read the submission", path);
+    return false;
+  }
+  Submission submission;
+  if (!readSubmission(path, *text, submission, error)) return false;
   fs::path root = fs::absolute(dir, ec).lexically_normal();
   for (const char* sub : {"op_host", "op_kernel"}) fs::remove_all(root / sub, ec);
   fs::create_directories(root / "op_host", ec);
@@ -409,30 +442,60 @@ bool unpackSnippet(const std::string& path, const fs::path& dir, std::vector<Sou
     error = fmt::format("error: {}: cannot create the project folder: {}", dir.string(), ec.message());
     return false;
   }
-  struct Output {
-    const char* string;
-    fs::path file;
-    bool mapped;
-  };
-  std::vector<Output> outputs = {
-      {"project_json_src", name + ".json", false},
-      {"host_tiling_src", fs::path("op_host") / (name + "_tiling.h"), true},
-      {"host_operator_src", fs::path("op_host") / (name + ".cpp"), true},
-      {"kernel_src", fs::path("op_kernel") / (name + ".cpp"), true},
-      {"python_bind_src", fs::path("CppExtension") / "csrc" / "op.cpp", false},
-      {"model_src", "model_new.py", false},
-  };
   maps.clear();
-  for (const Output& o : outputs) {
-    auto found = strings.find(o.string);
-    if (found == strings.end()) continue;
-    fs::path file = root / o.file;
+  for (const ProjectFile& f : projectFiles(submission.name)) {
+    auto found = submission.strings.find(f.string);
+    if (found == submission.strings.end()) continue;
+    fs::path file = root / f.file;
     fs::create_directories(file.parent_path(), ec);
     if (!support::writeFileAtomically(file, found->second.value, &error)) {
       error = "error: " + error;
       return false;
     }
-    if (o.mapped) maps.push_back({file.string(), path, found->second.lines, found->second.columns});
+    if (f.mapped) maps.push_back({file.string(), path, found->second.lines, found->second.columns});
+  }
+  return true;
+}
+
+bool packSubmission(const fs::path& dir, std::string& text, std::string& error) {
+  std::error_code ec;
+  std::vector<fs::path> descriptions;
+  for (const auto& entry : fs::directory_iterator(dir, ec)) {
+    if (entry.is_regular_file() && entry.path().extension() == ".json") descriptions.push_back(entry.path());
+  }
+  if (descriptions.size() != 1) {
+    error = fmt::format(
+        "error: {}: {} op description (.json) files; a project to pack has one, msopgen's (its \"op\" names the "
+        "sources)",
+        dir.string(), descriptions.size());
+    return false;
+  }
+  SnippetString desc;
+  desc.value = support::readFile(descriptions.front()).value_or("");
+  desc.lines = {1};
+  desc.columns = {1};
+  std::string op;
+  if (!operatorType(descriptions.front().string(), desc, op, error)) return false;
+  text = fmt::format("# MultiKernelBench's six strings of the CANN project {} (tilecraft project pack).\n", op);
+  for (const ProjectFile& f : projectFiles(kernelEntryName(op))) {
+    std::optional<std::string> value = support::readFile(dir / f.file);
+    if (!value) {
+      if (!f.required) continue;
+      error = fmt::format("error: {}: no {} (the {} of operator {})", dir.string(), f.file.string(), f.string, op);
+      return false;
+    }
+    // A raw literal keeps the text byte for byte if it holds none of its quotes and ends in neither a backslash
+    // nor its quote character.
+    std::string quote = value->find(R"(""")") == std::string::npos ? R"(""")" : "'''";
+    bool endsBadly = !value->empty() && (value->back() == '\\' || value->back() == quote[0]);
+    if (value->find(quote) != std::string::npos || endsBadly) {
+      error = fmt::format(
+          "error: {}: cannot be written as a Python raw string literal (it holds both kinds of triple quote, or "
+          "ends in a backslash or a quote)",
+          (dir / f.file).string());
+      return false;
+    }
+    text += fmt::format("\n{} = r{}{}{}\n", f.string, quote, *value, quote);
   }
   return true;
 }

@@ -39,6 +39,16 @@ std::string mapSourceLines(std::string text, const std::vector<SourceMap>& maps)
 // Whether `path` names a snippet rather than a project folder: a .py file.
 bool isSnippetPath(const std::string& path);
 
+// A submission read: its strings, and its operator's snake-case name (AddCustom -> add_custom).
+struct Submission {
+  std::map<std::string, SnippetString> strings;
+  std::string name;
+};
+
+// Reads a submission's text: every string, the four sources a project needs present, the op description's
+// operator. false with `error` set (the messages, one per line) when it is not a submission.
+bool readSubmission(const std::string& path, const std::string& text, Submission& out, std::string& error);
+
 // Writes the project of the snippet at `path` into `dir` (created; its op_host/ and op_kernel/ replaced): the op
 // description as <op>.json, op_host/<op>_tiling.h, op_host/<op>.cpp, op_kernel/<op>.cpp, with <op> the snake case
 // of the JSON's "op" (AddCustom -> add_custom), and, when the snippet has them, the binding as
@@ -46,5 +56,9 @@ bool isSnippetPath(const std::string& path);
 // line map of each C++ file. false with `error` set (the messages, one per line) when the snippet cannot be read.
 bool unpackSnippet(const std::string& path, const std::filesystem::path& dir, std::vector<SourceMap>& maps,
                    std::string& error);
+
+// The reverse: the submission of an msopgen project folder (its one op description `<op>.json` and the files above),
+// each string a raw literal holding its file byte for byte, so that unpacking gives the same files back.
+bool packSubmission(const std::filesystem::path& dir, std::string& text, std::string& error);
 
 }  // namespace tilecraft::project

@@ -1,5 +1,5 @@
 // The AscendC solution kind end to end: a hand-written CANN custom-operator project for tasks/level1/add
-// (tests/data/ascendc/add) judged through judgeTask, as `tilecraft bench` judges it, with the real sandboxed service
+// (examples/ascendc/add_custom) judged through judgeTask, as `tilecraft bench` judges it, with the real sandboxed service
 // and the task's golden.py. The correct project passes with its perf figures; a wrong kernel gets the mismatch
 // record; a kernel that does not build gets the compiler's error with its file and line. The same project as a
 // MultiKernelBench submission (six strings in one .py) is judged the same way, its errors at the snippet's lines.
@@ -17,6 +17,7 @@
 #include "harness/golden.h"
 #include "harness/project_solution.h"
 #include "perf/arch.h"
+#include "project/snippet.h"
 #include "runner/tests/service_fixture.h"
 #include "support/files.h"
 
@@ -25,7 +26,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kProject = fs::path(TILECRAFT_SOURCE_DIR) / "harness" / "tests" / "data" / "ascendc" / "add";
+const fs::path kProject = fs::path(TILECRAFT_SOURCE_DIR) / "examples" / "ascendc" / "add_custom";
 const fs::path kTask = fs::path(TILECRAFT_SOURCE_DIR) / "tasks" / "level1" / "add";
 
 class ProjectSolution : public runner::testing::ServiceTest {
@@ -62,30 +63,19 @@ class ProjectSolution : public runner::testing::ServiceTest {
     return found.front();
   }
 
-  // The project as a MultiKernelBench submission, SOLUTIONS/add/submission.py: its files as four of the six strings
-  // (raw triple-quoted, as a model writes them), the kernel's `from` replaced by `to`, `kernelPrefix` before the
-  // kernel's literal.
+  // The project as a MultiKernelBench submission, SOLUTIONS/add/submission.py (packed by `tilecraft project pack`'s
+  // code), the kernel's `from` replaced by `to` and its literal's prefix `r` by `kernelPrefix`.
   Solution submission(const std::string& from, const std::string& to, const std::string& kernelPrefix = "r") {
-    auto file = [](const fs::path& f) { return support::readFile(kProject / f).value_or(""); };
-    std::string kernel = file("op_kernel/add_custom.cpp");
-    size_t at = kernel.find(from);
-    EXPECT_NE(at, std::string::npos) << from;
-    if (at != std::string::npos) kernel.replace(at, from.size(), to);
-    const std::string desc = R"(, "param_type": "required", "format": ["ND", "ND"], "type": ["float16", "float"]})";
-    std::string text = fmt::format(
-        "# The hand-written add project in MultiKernelBench's six strings.\n"
-        "project_json_src = '''\n[{{\"op\": \"AddCustom\", \"language\": \"cpp\",\n"
-        "  \"input_desc\": [{{\"name\": \"x\"{0}, {{\"name\": \"y\"{0}],\n"
-        "  \"output_desc\": [{{\"name\": \"z\"{0}]}}]\n'''\n\n"
-        "host_tiling_src = r\"\"\"\n{1}\"\"\"\n\n"
-        "host_operator_src = r\"\"\"\n{2}\"\"\"\n\n"
-        "kernel_src = {3}\"\"\"\n{4}\"\"\"\n\n"
-        "python_bind_src = \"\"\"\n// EXEC_NPU_CMD(aclnnAddCustom, x, y, z): needs torch_npu\n\"\"\"\n"
-        "model_src = '''\nimport torch\n'''\n",
-        desc, file("op_host/add_custom_tiling.h"), file("op_host/add_custom.cpp"), kernelPrefix, kernel);
+    std::string text, error;
+    EXPECT_TRUE(project::packSubmission(kProject, text, error)) << error;
+    for (const auto& [old, now] :
+         {std::pair{from, to}, std::pair<std::string, std::string>{"kernel_src = r", "kernel_src = " + kernelPrefix}}) {
+      size_t at = text.find(old);
+      EXPECT_NE(at, std::string::npos) << old;
+      if (at != std::string::npos) text.replace(at, old.size(), now);
+    }
     fs::path dir = tmp_ / "solutions" / "add";
     fs::create_directories(dir);
-    std::string error;
     EXPECT_TRUE(support::writeFileAtomically(dir / "submission.py", text, &error)) << error;
     snippetText_ = text;
     std::vector<Solution> found = findSolutions(tmp_ / "solutions", "add");
@@ -117,7 +107,7 @@ class ProjectSolution : public runner::testing::ServiceTest {
 };
 
 TEST_F(ProjectSolution, ACorrectProjectPassesEveryCaseWithItsPerfFigures) {
-  std::vector<Solution> found = findSolutions(kProject.parent_path(), "add");
+  std::vector<Solution> found = findSolutions(kProject.parent_path(), "add_custom");
   ASSERT_EQ(found.size(), 1u);
   ASSERT_EQ(found.front().kind, "ascendc");
   // float16 1024, float32 4096, float16 97 (a tail that is not a whole 32-byte block): both dtype columns.

@@ -184,6 +184,41 @@ TEST_F(SnippetUnpack, TheOpDescriptionMustNameOneOperator) {
             path + ":1:21: error: the operator name '../x' is not an identifier");
 }
 
+TEST_F(SnippetUnpack, PackWritesEachFileAsARawLiteralThatReadsBackByteForByte) {
+  fs::path p = dir_ / "proj";
+  std::map<fs::path, std::string> files = {
+      {"scale_custom.json", R"([{"op": "ScaleCustom"}])"},
+      {"op_host/scale_custom_tiling.h", "// \"\"\" in a comment\n#define A \"\\n\"\n"},
+      {"op_host/scale_custom.cpp", "int host;\n"},
+      {"op_kernel/scale_custom.cpp", "const char* s = \"a\\tb\";\n"},
+  };
+  std::string error;
+  for (const auto& [name, text] : files) {
+    fs::create_directories((p / name).parent_path());
+    ASSERT_TRUE(support::writeFileAtomically(p / name, text, &error)) << error;
+  }
+  std::string text;
+  ASSERT_TRUE(packSubmission(p, text, error)) << error;
+  Submission read;
+  ASSERT_TRUE(readSubmission("packed.py", text, read, error)) << error;
+  EXPECT_EQ(read.name, "scale_custom");
+  EXPECT_EQ(read.strings.at("project_json_src").value, files.at("scale_custom.json"));
+  EXPECT_EQ(read.strings.at("host_tiling_src").value, files.at("op_host/scale_custom_tiling.h"));
+  EXPECT_EQ(read.strings.at("kernel_src").value, files.at("op_kernel/scale_custom.cpp"));
+  EXPECT_EQ(read.strings.count("model_src"), 0u);  // the project has none
+  // A file no raw literal can hold.
+  ASSERT_TRUE(support::writeFileAtomically(p / "op_host/scale_custom.cpp", "\"\"\" and '''\n", &error)) << error;
+  EXPECT_FALSE(packSubmission(p, text, error));
+  EXPECT_EQ(error, fmt::format("error: {}: cannot be written as a Python raw string literal (it holds both kinds of "
+                               "triple quote, or ends in a backslash or a quote)",
+                               (p / "op_host/scale_custom.cpp").string()));
+  fs::remove(p / "op_kernel/scale_custom.cpp");
+  ASSERT_TRUE(support::writeFileAtomically(p / "op_host/scale_custom.cpp", "int host;\n", &error)) << error;
+  EXPECT_FALSE(packSubmission(p, text, error));
+  EXPECT_EQ(error, fmt::format("error: {}: no op_kernel/scale_custom.cpp (the kernel_src of operator ScaleCustom)",
+                               p.string()));
+}
+
 TEST_F(SnippetUnpack, AnUnreadableFileIsSaid) {
   std::vector<SourceMap> maps;
   std::string error;

@@ -5,7 +5,7 @@
 # Usage: task_cli_test.sh TILECRAFT SOURCE_DIR
 tc=$1
 src=$2
-project=$src/harness/tests/data/ascendc/add
+project=$src/examples/ascendc/add_custom
 task=$src/tasks/level1/add
 failures=0
 expect() {  # expect STATUS MESSAGE -- ARGS...
@@ -24,43 +24,40 @@ expect() {  # expect STATUS MESSAGE -- ARGS...
 }
 cd "$src" || exit 1
 expect 2 "error: --task takes the inputs, attributes and goldens from the task's cases: drop --in, --expect, --attr and --out" \
-  -- harness/tests/data/ascendc/add --task tasks/level1/add --in x=a.npy
+  -- examples/ascendc/add_custom --task tasks/level1/add --in x=a.npy
 expect 2 "error: --case 99: task add has no such case (tasks/level1/add has 8 cases)" \
-  -- harness/tests/data/ascendc/add --task tasks/level1/add --case 99
+  -- examples/ascendc/add_custom --task tasks/level1/add --case 99
 expect 2 "error: --rule exact: expected cann or allclose" \
-  -- harness/tests/data/ascendc/add --task tasks/level1/add --rule exact
+  -- examples/ascendc/add_custom --task tasks/level1/add --rule exact
 expect 2 "error: no/such/project: no such folder" -- no/such/project --task tasks/level1/add
-out=$("$tc" project run harness/tests/data/ascendc/add --task tasks/level1/add --case 1 --case 3 2>&1)
+out=$("$tc" project run examples/ascendc/add_custom --task tasks/level1/add --case 1 --case 3 2>&1)
 status=$?
 echo "$out"
 if [ "$status" -ne 0 ] || ! echo "$out" | grep -q "^PASS 2 of 2 cases of add$"; then
   echo "FAILED: the add project on cases 1 and 3 (status $status)"
   failures=$((failures + 1))
 fi
-# The same project as a MultiKernelBench submission (six strings in one .py): `project unpack` writes back the very
-# files it was made of, `project run FILE.py --task` judges it, and one that is not a submission is a usage error.
+# The same project as a MultiKernelBench submission (six strings in one .py): `project pack` writes it,
+# `project unpack` gives back the very files, `project run FILE.py --task` judges it, and the usage errors.
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 sub=$scratch/add_custom.py
-{
-  printf "project_json_src = '''[{\"op\": \"AddCustom\", \"language\": \"cpp\"}]'''\n"
-  printf 'host_tiling_src = r"""'; cat "$project/op_host/add_custom_tiling.h"; printf '"""\n'
-  printf 'host_operator_src = r"""'; cat "$project/op_host/add_custom.cpp"; printf '"""\n'
-  printf 'kernel_src = r"""'; cat "$project/op_kernel/add_custom.cpp"; printf '"""\n'
-  printf "python_bind_src = '''// EXEC_NPU_CMD(aclnnAddCustom, x, y, z)'''\nmodel_src = 'import torch'\n"
-} >"$sub"
+out=$("$tc" project pack "$project" --out "$sub" 2>&1)
+status=$?
+if [ "$status" -ne 0 ] || [ "$out" != "$sub: the submission of $project" ]; then
+  echo "FAILED: project pack (status $status): $out"
+  failures=$((failures + 1))
+fi
 out=$("$tc" project unpack "$sub" --out "$scratch/unpacked" 2>&1)
 status=$?
 if [ "$status" -ne 0 ] || [ "$out" != "$sub: the project is in $scratch/unpacked (kernel $scratch/unpacked/op_kernel/add_custom.cpp)" ]; then
   echo "FAILED: project unpack (status $status): $out"
   failures=$((failures + 1))
 fi
-for f in op_host/add_custom_tiling.h op_host/add_custom.cpp op_kernel/add_custom.cpp; do
-  if ! cmp -s "$project/$f" "$scratch/unpacked/$f"; then
-    echo "FAILED: project unpack: $f is not the submission's string"
-    failures=$((failures + 1))
-  fi
-done
+if ! diff -r "$project" "$scratch/unpacked" >/dev/null; then
+  echo "FAILED: project unpack of the packed project differs from it: $(diff -r "$project" "$scratch/unpacked" | head -5)"
+  failures=$((failures + 1))
+fi
 out=$("$tc" project run "$sub" --task tasks/level1/add --case 1 2>&1)
 status=$?
 echo "$out"
@@ -78,6 +75,12 @@ want="$scratch/none.py: error: the submission defines no project_json_src, host_
 hint: a MultiKernelBench AscendC submission defines six strings: project_json_src, host_tiling_src, host_operator_src, kernel_src, python_bind_src, model_src"
 if [ "$status" -ne 2 ] || [ "$out" != "$want" ]; then
   echo "FAILED: project unpack of a file that is not a submission (status $status): $out"
+  failures=$((failures + 1))
+fi
+out=$("$tc" project pack tasks/level1/add --out "$scratch/x.py" 2>&1)
+status=$?
+if [ "$status" -ne 2 ] || [ "$out" != "error: tasks/level1/add: 0 op description (.json) files; a project to pack has one, msopgen's (its \"op\" names the sources)" ]; then
+  echo "FAILED: project pack of a folder that is not a project (status $status): $out"
   failures=$((failures + 1))
 fi
 if [ "$failures" -eq 0 ]; then echo "project task cli: all checks passed"; fi

@@ -1,4 +1,4 @@
-// The tiling of the test solution for tasks/level1/add: each block's share of the elements and the UB tile.
+// The tiling of the AscendC example for tasks/level1/add: each block's share of the elements and the UB tile.
 #ifndef ADD_CUSTOM_TILING_H
 #define ADD_CUSTOM_TILING_H
 #include "register/tilingdata_base.h"

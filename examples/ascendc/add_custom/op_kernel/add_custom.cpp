@@ -1,5 +1,6 @@
-// The kernel of the test solution for tasks/level1/add: each block adds its share of the elements, tile by tile,
-// double-buffered through UB; DataCopyPad takes the tails that are not whole 32-byte blocks.
+// The kernel of the AscendC example for tasks/level1/add (the AscendC agent's worked example, the harness's test
+// solution): each block adds its share of the elements, tile by tile, double-buffered through UB; DataCopyPad takes
+// the tails that are not whole 32-byte blocks.
 #include "kernel_operator.h"
 using namespace AscendC;
 

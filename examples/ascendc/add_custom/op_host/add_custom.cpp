@@ -1,5 +1,5 @@
-// A hand-written AscendC solution of tasks/level1/add (z = x + y, float16 and float32), as a CANN custom-operator
-// project: the harness's tests judge it, and variants of its kernel, through `tilecraft bench`'s code.
+// The host half of the AscendC example for tasks/level1/add (z = x + y, float16 and float32), a CANN custom-operator
+// project: the AscendC agent shows it as its worked example, and the harness's tests judge it and variants of it.
 #include "add_custom_tiling.h"
 #include "register/op_def_registry.h"
 #include "tiling/platform/platform_ascendc.h"
