@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cctype>
+#include <cstring>
 #include <vector>
 
 namespace tilecraft::agent {
@@ -86,6 +87,40 @@ ExtractedProgram extractProgram(std::string_view reply) {
   if (out.files.empty()) {
     out.problem = cut ? "the reply ends inside its code block (cut by max_tokens?): no complete kernel"
                       : "the reply holds no fenced code block with a @kernel";
+  }
+  return out;
+}
+
+ExtractedProgram extractSubmission(std::string_view reply) {
+  static const char* const kStrings[] = {"project_json_src", "host_tiling_src", "host_operator_src",
+                                         "kernel_src",       "python_bind_src", "model_src"};
+  auto assignsOne = [](const std::string& text) {
+    for (const char* name : kStrings) {
+      for (size_t at = text.find(name); at != std::string::npos; at = text.find(name, at + 1)) {
+        bool lineStart = at == 0 || text[at - 1] == '\n';
+        size_t eq = text.find_first_not_of(" \t", at + std::strlen(name));
+        if (lineStart && eq != std::string::npos && text[eq] == '=' && text.compare(eq, 2, "==") != 0) return true;
+      }
+    }
+    return false;
+  };
+  ExtractedProgram out;
+  bool cut = false;
+  std::string joined;
+  for (const Block& b : fencedBlocks(reply)) {
+    if (!assignsOne(b.text)) continue;
+    if (!b.closed) {
+      cut = true;
+      continue;
+    }
+    joined += (joined.empty() ? "" : "\n") + b.text;
+  }
+  if (!joined.empty()) {
+    out.files["submission.py"] = joined;
+  } else {
+    out.problem = cut ? "the reply ends inside its code block (cut by max_tokens?): no complete submission"
+                      : "the reply holds no fenced code block assigning the six strings (project_json_src, "
+                        "host_tiling_src, host_operator_src, kernel_src, python_bind_src, model_src)";
   }
   return out;
 }

@@ -1,4 +1,5 @@
-// What a model's reply holds: the Tile DSL files in its fenced code blocks. Models wrap code in prose, label the
+// What a model's reply holds: the Tile DSL files in its fenced code blocks, or in AscendC mode the MultiKernelBench
+// submission. Models wrap code in prose, label the
 // fence `tile`, `python` or nothing, and sometimes send several kernels (one per dtype); a solution folder holds
 // one `.tile` file per kernel, named after it.
 #pragma once
@@ -18,5 +19,9 @@ struct ExtractedProgram {
 /// first `def NAME(` under that decorator; a name used twice gets `_2`, `_3`. A reply cut inside a fence (a model
 /// stopped by max_tokens) keeps nothing of that block: half a kernel would only earn a confusing diagnostic.
 ExtractedProgram extractProgram(std::string_view reply);
+
+/// AscendC mode: the closed fenced blocks that assign any of MultiKernelBench's six strings (project_json_src, ...,
+/// model_src), joined in order into one `submission.py`, so that a model may send the six in one block or several.
+ExtractedProgram extractSubmission(std::string_view reply);
 
 }  // namespace tilecraft::agent

@@ -8,6 +8,7 @@
 #include "agent/extract.h"
 #include "agent/prompt.h"
 #include "codegen/driver.h"
+#include "project/snippet.h"
 #include "support/files.h"
 
 namespace tilecraft::agent {
@@ -20,6 +21,18 @@ const char* stageName(Stage stage) {
     case Stage::Judged: return "judged";
   }
   return "?";
+}
+
+const char* modeName(Mode mode) { return mode == Mode::Dsl ? "dsl" : "ascendc"; }
+
+std::string SubmissionChecker::check(const std::map<std::string, std::string>& files) {
+  std::string all;
+  for (const auto& [name, text] : files) {
+    project::Submission submission;
+    std::string error;
+    if (!project::readSubmission(name, text, submission, error)) all += error + "\n";
+  }
+  return all;
 }
 
 std::string CompilerChecker::check(const std::map<std::string, std::string>& files) {
@@ -64,12 +77,14 @@ SampleOutcome runSample(const TaskPrompts& prompts, int sample, llm::ChatClient&
                         ProgramChecker& checker, const AgentOptions& options,
                         const std::function<void(const Attempt&)>& onAttempt) {
   SampleOutcome out;
+  out.mode = options.mode;
   out.task = prompts.task;
   out.sample = sample;
   std::vector<llm::ChatMessage> messages = {{"system", prompts.system}, {"user", prompts.user}};
   std::optional<Attempt> best, last;
   for (int round = 0; round < options.rounds; ++round) {
     Attempt a;
+    a.mode = options.mode;
     a.task = prompts.task;
     a.sample = sample;
     a.round = round;
@@ -103,11 +118,11 @@ SampleOutcome runSample(const TaskPrompts& prompts, int sample, llm::ChatClient&
     out.completionTokens += a.completionTokens;
     out.seconds += a.seconds;
 
-    ExtractedProgram program = extractProgram(a.reply);
+    ExtractedProgram program = options.mode == Mode::Dsl ? extractProgram(a.reply) : extractSubmission(a.reply);
     if (program.files.empty()) {
       a.stage = Stage::Format;
       a.error = program.problem;
-      a.feedback = formatFeedback(program.problem);
+      a.feedback = formatFeedback(program.problem, options.mode);
     } else {
       a.files = program.files;
       std::string diagnostics = checker.check(program.files);
@@ -119,7 +134,7 @@ SampleOutcome runSample(const TaskPrompts& prompts, int sample, llm::ChatClient&
         a.stage = Stage::Judged;
         service::JudgeRequest jr;
         jr.task = prompts.task;
-        jr.solution.kind = "dsl";
+        jr.solution.kind = modeName(options.mode);
         jr.solution.files = program.files;
         service::JudgeOutcome judged = judge.judge(jr);
         if (!judged.ok()) {

@@ -1,6 +1,7 @@
-// One sample of the DSL-mode agent (AscendCraft's loop with AscendKernelGen's execution feedback): ask the model
-// for a program, then up to `rounds - 1` repairs, each told what the last attempt earned (the compiler's
-// diagnostics, the first wrong case, or the profile of a correct but slow kernel). The best correct attempt wins.
+// One sample of the agent (AscendCraft's loop with AscendKernelGen's execution feedback): ask the model for a
+// program (Tile DSL, or in AscendC mode a custom operator), then up to `rounds - 1` repairs, each told what the last
+// attempt earned (the compiler's diagnostics, the first wrong case, or the profile of a correct but slow kernel).
+// The best correct attempt wins.
 #pragma once
 
 #include <cstdint>
@@ -15,7 +16,13 @@
 
 namespace tilecraft::agent {
 
+// What the model writes: Tile DSL programs (AscendCraft's way), or whole AscendC custom operators in
+// MultiKernelBench's six-string format (the seeds' baseline), so that the two compare on one model and suite.
+enum class Mode { Dsl, AscendC };
+const char* modeName(Mode mode);
+
 struct AgentOptions {
+  Mode mode = Mode::Dsl;
   int rounds = 4;                 // attempts per sample, the first included
   double targetLimitScore = 0.8;  // a correct attempt at or above it ends the sample
   std::string model;              // empty: the endpoint's
@@ -44,11 +51,19 @@ class CompilerChecker final : public ProgramChecker {
   int next_ = 0;
 };
 
+/// AscendC mode's check before judging: each submission read as six strings without running it
+/// (project/snippet.h), its messages at the snippet's lines; the build itself is the judge's.
+class SubmissionChecker final : public ProgramChecker {
+ public:
+  std::string check(const std::map<std::string, std::string>& files) override;
+};
+
 // Where an attempt ended.
 enum class Stage { Transport, Format, Compile, Judged };
 const char* stageName(Stage stage);
 
 struct Attempt {
+  Mode mode = Mode::Dsl;
   std::string task;
   int sample = 0, round = 0;
   std::vector<llm::ChatMessage> messages;  // what the model was sent
@@ -66,6 +81,7 @@ struct Attempt {
 };
 
 struct SampleOutcome {
+  Mode mode = Mode::Dsl;
   std::string task;
   int sample = 0;
   int rounds = 0;      // attempts made

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <stdexcept>
+#include <tuple>
 
 #include "harness/solution.h"
 #include "service/language_reference.h"
@@ -118,8 +119,10 @@ std::string systemPrompt(std::string_view reference, std::string_view hardware) 
       reference, hardware);
 }
 
-std::string taskPrompt(const harness::Task& task, std::string_view goldenSource,
-                       const std::vector<ExpertExample>& examples, size_t maxCases) {
+namespace {
+
+// The task as both modes show it: the operator, its signature, its cases and the golden's source.
+std::string taskSection(const harness::Task& task, std::string_view goldenSource, size_t maxCases) {
   std::string out =
       fmt::format("# Task: {} (operator {}, category {}, level {})\n\n", task.name, task.op, task.category, task.level);
   if (!task.desc.empty()) out += task.desc + (task.desc.back() == '\n' ? "\n" : "\n\n");
@@ -148,10 +151,69 @@ std::string taskPrompt(const harness::Task& task, std::string_view goldenSource,
     out += fmt::format("- case {}: {}; attributes {}\n", c.id, inputs, c.attrsJson);
   }
   out += "\n## The golden (PyTorch): your kernel must compute this\n\n" + fenced("python", std::string(goldenSource));
+  return out;
+}
+
+}  // namespace
+
+std::string taskPrompt(const harness::Task& task, std::string_view goldenSource,
+                       const std::vector<ExpertExample>& examples, size_t maxCases) {
+  std::string out = taskSection(task, goldenSource, maxCases);
   if (!examples.empty()) out += "\n## Expert solutions of similar tasks\n";
   for (const ExpertExample& ex : examples) {
     out += fmt::format("\n### {} ({})\n\n", ex.task, ex.category);
     for (const auto& [name, text] : ex.files) out += fmt::format("`{}`:\n\n", name) + fenced("tile", text);
+  }
+  return out;
+}
+
+std::string ascendcReference(std::string_view emulatorMarkdown, std::string_view projectsMarkdown) {
+  std::string out;
+  for (const auto& [doc, name, number] :
+       {std::tuple{emulatorMarkdown, "emulator guide", "3"}, std::tuple{projectsMarkdown, "projects guide", "1"}}) {
+    std::optional<service::DocSection> section = service::findSection(doc, number);
+    if (!section || section->number != number) {
+      throw std::runtime_error(fmt::format("the {} has no section {}, which the AscendC prompt uses", name, number));
+    }
+    std::string text = section->text;
+    while (!text.empty() && text.back() == '\n') text.pop_back();
+    out += text + "\n\n";
+  }
+  return out;
+}
+
+std::string ascendcSystemPrompt(std::string_view reference, std::string_view hardware) {
+  return fmt::format(
+      "You write custom operators for Huawei Ascend NPUs (Ascend 910B, CANN 8.x) in AscendC, as CANN "
+      "custom-operator projects: a tiling header, the host code and the kernel.\n\n"
+      "Reply with one fenced ```python block that assigns six strings, as MultiKernelBench asks:\n"
+      "- project_json_src: msopgen's operator description, a JSON list of one object with \"op\" (`<Name>Custom`), "
+      "\"input_desc\" and \"output_desc\" (name, param_type, format and type per dtype);\n"
+      "- host_tiling_src: the tiling data, `BEGIN_TILING_DATA_DEF(<Name>CustomTilingData)` ... "
+      "`REGISTER_TILING_DATA_CLASS(<Name>Custom, <Name>CustomTilingData)` in `namespace optiling`;\n"
+      "- host_operator_src: includes \"<name>_custom_tiling.h\" (the snake case of the op); the TilingFunc (block "
+      "dim from `platform_ascendc::PlatformAscendC`'s core count, the tiling data saved with `SaveToBuffer`, the "
+      "workspace sizes), InferShape, and the OpDef class registered with `OP_ADD`;\n"
+      "- kernel_src: `extern \"C\" __global__ __aicore__ void <name>_custom(GM_ADDR inputs..., GM_ADDR outputs..., "
+      "GM_ADDR workspace, GM_ADDR tiling)` with `GET_TILING_DATA`, TPipe and TQue, CopyIn / Compute / CopyOut; "
+      "`DTYPE_<TENSOR>` (the tensor's name in capitals) is each tensor's element type;\n"
+      "- python_bind_src and model_src: the torch_npu binding (`EXEC_NPU_CMD`) and `ModelNew` (kept, not run "
+      "here).\n"
+      "Write each as a plain string literal (r\"\"\"...\"\"\"), never an f-string or an expression: the submission "
+      "is read without being run. The OpDef's inputs and outputs come in the order of the task's signature, each "
+      "taking every dtype the cases use (a DataType list is a column per dtype combination), its attributes named "
+      "as the task's. Explain briefly, then give the code.\n\n"
+      "# The AscendC API this target provides\n\n{}"
+      "# The hardware\n\n{}",
+      reference, hardware);
+}
+
+std::string ascendcTaskPrompt(const harness::Task& task, std::string_view goldenSource, std::string_view example,
+                              size_t maxCases) {
+  std::string out = taskSection(task, goldenSource, maxCases);
+  if (!example.empty()) {
+    out += "\n## A worked example: tasks/level1/add (z = x + y, float16 and float32)\n\n" +
+           fenced("python", std::string(example));
   }
   return out;
 }
@@ -162,7 +224,13 @@ std::string compileFeedback(std::string_view diagnostics) {
       diagnostics);
 }
 
-std::string formatFeedback(std::string_view problem) {
+std::string formatFeedback(std::string_view problem, Mode mode) {
+  if (mode == Mode::AscendC) {
+    return fmt::format(
+        "I could not use your reply: {}. Send the whole submission in one fenced ```python block assigning the six "
+        "strings.",
+        problem);
+  }
   return fmt::format(
       "I could not use your reply: {}. Send the whole program in fenced code blocks, one per .tile "
       "file, each with its @kernel.",
@@ -173,6 +241,11 @@ std::string verdictFeedback(const service::Verdict& v, double targetLimitScore) 
   if (!v.compiled || !v.correct) {
     for (const service::CaseVerdict& c : v.cases) {
       if (c.correct) continue;
+      if (!c.compiled) {
+        return fmt::format(
+            "The program does not build ({}):\n\n```\n{}\n```\n\nFix it and send the whole program again.", c.failure,
+            c.message);
+      }
       return fmt::format(
           "The program built, but case {} failed ({}): {}\n{} of {} cases passed. Fix the kernel and send the whole "
           "program again.",

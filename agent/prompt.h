@@ -1,6 +1,7 @@
 // The text a model sees (AscendCraft's recipe): a system message with the condensed language reference and the
 // hardware facts that matter, a task message with the operator, its cases, its PyTorch golden and two or three
-// expert solutions of the same category, and after each attempt a feedback message made from its verdict.
+// expert solutions of the same category, and after each attempt a feedback message made from its verdict. AscendC
+// mode (MultiKernelBench's baseline) has the AscendC and host API in place of the language and one worked example.
 #pragma once
 
 #include <filesystem>
@@ -9,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "agent/loop.h"
 #include "harness/task.h"
 #include "perf/arch.h"
 #include "service/judge.h"
@@ -44,10 +46,21 @@ std::string systemPrompt(std::string_view reference, std::string_view hardware);
 std::string taskPrompt(const harness::Task& task, std::string_view goldenSource,
                        const std::vector<ExpertExample>& examples, size_t maxCases = 12);
 
+/// AscendC mode: the API the emulator provides and the host API of a project (docs/emulator.md §3, docs/projects.md
+/// §1), whole. Throws std::runtime_error when a guide lacks its section, so that prompt and docs cannot drift apart.
+std::string ascendcReference(std::string_view emulatorMarkdown, std::string_view projectsMarkdown);
+
+/// The system message of the AscendC mode: MultiKernelBench's six-string format, the API, the hardware.
+std::string ascendcSystemPrompt(std::string_view reference, std::string_view hardware);
+
+/// The first user message of the AscendC mode: the task as in taskPrompt, and one worked example submission.
+std::string ascendcTaskPrompt(const harness::Task& task, std::string_view goldenSource, std::string_view example,
+                              size_t maxCases = 12);
+
 /// The feedback for an attempt the compiler refused: its diagnostics as the compiler prints them, with hints.
 std::string compileFeedback(std::string_view diagnostics);
 /// The feedback for a reply without a usable program (extract.h's problem).
-std::string formatFeedback(std::string_view problem);
+std::string formatFeedback(std::string_view problem, Mode mode = Mode::Dsl);
 /// The feedback for a judged attempt: the first wrong case with its figures and first wrong positions, or, when
 /// every case is right but slow, the profile (bottleneck pipe, simulated vs limit time) and a request to speed up.
 std::string verdictFeedback(const service::Verdict& verdict, double targetLimitScore);

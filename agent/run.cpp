@@ -8,6 +8,7 @@
 
 #include "agent/prompt.h"
 #include "harness/task.h"
+#include "project/snippet.h"
 #include "service/language_reference.h"
 #include "support/files.h"
 
@@ -19,6 +20,7 @@ std::string attemptJson(const Attempt& a) {
   json messages = json::array();
   for (const llm::ChatMessage& m : a.messages) messages.push_back({{"role", m.role}, {"content", m.content}});
   json j = {{"type", "attempt"},
+            {"mode", modeName(a.mode)},
             {"task", a.task},
             {"sample", a.sample},
             {"round", a.round},
@@ -64,6 +66,7 @@ std::string attemptJson(const Attempt& a) {
 
 std::string sampleJson(const SampleOutcome& s) {
   json j = {{"type", "sample"},
+            {"mode", modeName(s.mode)},
             {"task", s.task},
             {"sample", s.sample},
             {"rounds", s.rounds},
@@ -145,8 +148,19 @@ int runAgent(const RunOptions& options, llm::ChatClient& model, service::Judge& 
   fs::create_directories(options.outDir);
   fs::path transcripts = options.outDir / "transcripts.jsonl";
   std::set<std::pair<std::string, int>> done = finishedSamples(transcripts);
-  std::string reference = condensedLanguageReference(service::languageReferenceText());
-  std::string system = systemPrompt(reference, hardwareFacts(arch));
+  bool dsl = options.agent.mode == Mode::Dsl;
+  std::string system, example;
+  if (dsl) {
+    system = systemPrompt(condensedLanguageReference(service::languageReferenceText()), hardwareFacts(arch));
+  } else {
+    system = ascendcSystemPrompt(ascendcReference(service::emulatorGuideText(), service::projectsGuideText()),
+                                 hardwareFacts(arch));
+    std::string error;
+    if (!options.ascendcExample.empty() && !project::packSubmission(options.ascendcExample, example, error)) {
+      err << error << '\n';
+      return 2;
+    }
+  }
   int status = 0;
   out << fmt::format("{:<24} {:>6} {:>7} {:>8} {:>8} {:>6} {:>9}\n", "task", "sample", "rounds", "compiled", "correct",
                      "limit", "tokens");
@@ -162,10 +176,17 @@ int runAgent(const RunOptions& options, llm::ChatClient& model, service::Judge& 
       continue;
     }
     std::string golden = support::readFile(task.dir / "golden.py").value_or("");
-    std::vector<ExpertExample> examples =
-        options.examples.empty() ? std::vector<ExpertExample>{}
-                                 : pickExamples(task, options.suite, options.examples, options.exampleCount);
-    TaskPrompts prompts{task.name, system, taskPrompt(task, golden, examples)};
+    std::string user;
+    if (dsl) {
+      std::vector<ExpertExample> examples =
+          options.examples.empty() ? std::vector<ExpertExample>{}
+                                   : pickExamples(task, options.suite, options.examples, options.exampleCount);
+      user = taskPrompt(task, golden, examples);
+    } else {
+      // The worked example is never shown to the task it solves.
+      user = ascendcTaskPrompt(task, golden, task.name == options.ascendcExampleTask ? "" : example);
+    }
+    TaskPrompts prompts{task.name, system, user};
     for (int s = 0; s < options.samples; ++s) {
       if (done.count({task.name, s})) continue;
       bool written = true;

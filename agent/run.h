@@ -1,4 +1,4 @@
-// `tilecraft agent`: the DSL-mode agent over a suite's tasks, k samples each. Every attempt is a line of
+// `tilecraft agent`: the agent (DSL or AscendC mode) over a suite's tasks, k samples each. Every attempt is a line of
 // OUT/transcripts.jsonl as it ends and every finished sample a `sample` line after its attempts, so a run killed
 // half-way resumes at the first unfinished sample (--resume) and the transcripts are the training data
 // (docs/generation.md). The kept program of sample s of task T is OUT/solutions/T/s/, which `tilecraft bench
@@ -20,8 +20,12 @@ namespace tilecraft::agent {
 struct RunOptions {
   std::filesystem::path suite;     // the tasks (a root of task folders)
   std::vector<std::string> only;   // task names; empty: all
-  std::filesystem::path examples;  // expert solutions for the prompts; empty: none
+  std::filesystem::path examples;  // DSL mode: expert solutions for the prompts; empty: none
   int exampleCount = 2;
+  // AscendC mode: the project (msopgen's layout with its <op>.json) shown packed as the worked example, except to
+  // the task it solves; empty: none.
+  std::filesystem::path ascendcExample;
+  std::string ascendcExampleTask = "add";
   std::filesystem::path outDir;
   int samples = 1;
   bool resume = false;

@@ -1,4 +1,4 @@
-// `tilecraft agent SUITE --endpoint NAME`: the DSL-mode agent (agent/run.h) over a suite's tasks with a model behind
+// `tilecraft agent SUITE --endpoint NAME`: the agent in DSL or AscendC mode (agent/run.h) over a suite's tasks with a model behind
 // an OpenAI-compatible endpoint, judged by the harness in its sandbox (service::HarnessJudge); --reply-cache DIR
 // records the replies and --replay DIR reruns from them offline (llm/response_cache.h). Exit 0 when every sample
 // ran, 1 when one stopped on a transport error or a replay miss or a file could not be written, 2 on a usage error.
@@ -25,6 +25,8 @@ struct AgentCommand {
   EndpointFlags endpoint;
   agent::RunOptions run;
   std::string examples = "solutions";
+  std::string mode = "dsl";
+  std::string ascendcExample = "examples/ascendc/add_custom";
   std::string out;
   std::string replyCache, replay;
   JudgeFlags judge;
@@ -65,6 +67,18 @@ int runAgentCommand(AgentCommand& cmd) {
     std::cerr << fmt::format("error: {}: no such folder (a task suite, e.g. tasks/)\n", cmd.judge.suite);
     return 2;
   }
+  cmd.run.agent.mode = cmd.mode == "ascendc" ? agent::Mode::AscendC : agent::Mode::Dsl;
+  if (cmd.run.agent.mode == agent::Mode::AscendC) {
+    cmd.examples.clear();  // the DSL's expert solutions are not shown to an AscendC writer
+    if (!cmd.ascendcExample.empty() && !fs::is_directory(cmd.ascendcExample)) {
+      std::cerr << fmt::format(
+          "error: --ascendc-example {}: no such folder (a CANN project with its <op>.json, e.g. "
+          "examples/ascendc/add_custom; '' for none)\n",
+          cmd.ascendcExample);
+      return 2;
+    }
+    cmd.run.ascendcExample = cmd.ascendcExample;
+  }
   if (!cmd.examples.empty() && !fs::is_directory(cmd.examples)) {
     std::cerr << fmt::format("error: --examples {}: no such folder (expert solutions, e.g. solutions/; '' for none)\n",
                              cmd.examples);
@@ -96,7 +110,11 @@ int runAgentCommand(AgentCommand& cmd) {
   cmd.judge.workDir = (fs::path(cmd.out) / "work").string();
   StartedJudge started = startJudge(cmd.judge, std::cerr);
   if (!started.judge) return 2;
-  agent::CompilerChecker checker((fs::path(cmd.out) / "work" / "checks").string());
+  agent::CompilerChecker compiler((fs::path(cmd.out) / "work" / "checks").string());
+  agent::SubmissionChecker submissions;
+  agent::ProgramChecker& checker = cmd.run.agent.mode == agent::Mode::Dsl
+                                       ? static_cast<agent::ProgramChecker&>(compiler)
+                                       : static_cast<agent::ProgramChecker&>(submissions);
   cmd.run.suite = cmd.judge.suite;
   cmd.run.examples = cmd.examples;
   cmd.run.outDir = cmd.out;
@@ -135,11 +153,19 @@ int runAgentCommand(AgentCommand& cmd) {
 void registerAgentCommand(CLI::App& app) {
   auto cmd = std::make_shared<AgentCommand>();
   CLI::App* sub = app.add_subcommand("agent",
-                                     "Generate Tile DSL kernels for a suite's tasks with a model, repairing "
-                                     "from execution feedback (docs/generation.md)");
+                                     "Generate Tile DSL kernels (or AscendC custom operators) for a suite's "
+                                     "tasks with a model, repairing from execution feedback (docs/generation.md)");
   sub->add_option("SUITE", cmd->judge.suite, "task suite folder")->capture_default_str();
   addEndpointFlags(sub, cmd->endpoint, false);
   sub->add_option("--task", cmd->run.only, "only these tasks (repeatable)");
+  sub->add_option("--mode", cmd->mode,
+                  "dsl: the model writes Tile DSL; ascendc: whole AscendC custom operators in MultiKernelBench's "
+                  "six-string format")
+      ->check(CLI::IsMember({"dsl", "ascendc"}))
+      ->capture_default_str();
+  sub->add_option("--ascendc-example", cmd->ascendcExample,
+                  "ascendc mode: the CANN project shown as the worked example ('' for none)")
+      ->capture_default_str();
   sub->add_option("--examples", cmd->examples, "expert solutions shown in the prompt ('' for none)")
       ->capture_default_str();
   checkCount(sub->add_option("--example-count", cmd->run.exampleCount, "expert solutions per prompt"), 0, 8,

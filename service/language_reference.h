@@ -1,5 +1,5 @@
 // docs/language.md, embedded at build time, and its sections by number or title: what the MCP server's
-// language_reference tool returns.
+// language_reference tool returns and the agents' prompts are made of.
 #pragma once
 
 #include <optional>
@@ -10,6 +10,9 @@
 namespace tilecraft::service {
 
 std::string_view languageReferenceText();
+// docs/emulator.md and docs/projects.md, embedded the same way: the AscendC API and host API the emulator provides.
+std::string_view emulatorGuideText();
+std::string_view projectsGuideText();
 
 struct DocSection {
   std::string number;  // "7" for "## 7. Data movement"; "" for an unnumbered one

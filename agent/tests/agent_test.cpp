@@ -14,6 +14,7 @@
 #include "agent/loop.h"
 #include "agent/prompt.h"
 #include "agent/run.h"
+#include "agent/tests/scripted_judge.h"
 #include "dsl/builtins.h"
 #include "harness/task.h"
 #include "perf/arch.h"
@@ -39,21 +40,7 @@ std::string reply(const std::string& code) {
          "```\n\nThis should be correct.";
 }
 
-// Verdicts by the program's text: the first rule whose needle the files hold decides.
-class ScriptedJudge final : public service::Judge {
- public:
-  std::vector<std::pair<std::string, service::Verdict>> rules;
-  std::vector<service::JudgeRequest> requests;
-  service::JudgeOutcome judge(const service::JudgeRequest& request) override {
-    requests.push_back(request);
-    for (const auto& [needle, verdict] : rules) {
-      for (const auto& [name, text] : request.solution.files) {
-        if (text.find(needle) != std::string::npos) return {"", verdict};
-      }
-    }
-    return {"no rule for this program", {}};
-  }
-};
+using testing::ScriptedJudge;
 
 service::Verdict verdict(bool correct, double limitScore, const std::string& failure = "none") {
   service::Verdict v;
