@@ -90,8 +90,9 @@ struct SampleOutcome {
   double limitScore = 0, speedup = 0;
   std::map<std::string, std::string> files;  // the kept program: the best correct one, else the last one
   int64_t promptTokens = 0, completionTokens = 0;
-  double seconds = 0;
-  std::string error;  // why the sample stopped early (a final transport error)
+  double seconds = 0;      // the model's time
+  double wallSeconds = 0;  // the whole sample's, judging included (set by runAgent)
+  std::string error;       // why the sample stopped early (a final transport error)
 };
 
 struct TaskPrompts {

@@ -78,6 +78,7 @@ std::string sampleJson(const SampleOutcome& s) {
             {"prompt_tokens", s.promptTokens},
             {"completion_tokens", s.completionTokens},
             {"seconds", s.seconds},
+            {"wall_seconds", s.wallSeconds},
             {"error", s.error}};
   return j.dump(-1, ' ', false, json::error_handler_t::replace);
 }
@@ -148,6 +149,8 @@ int runAgent(const RunOptions& options, llm::ChatClient& model, service::Judge& 
   fs::create_directories(options.outDir);
   fs::path transcripts = options.outDir / "transcripts.jsonl";
   std::set<std::pair<std::string, int>> done = finishedSamples(transcripts);
+  llm::SystemClock systemClock;
+  llm::Clock& clock = options.clock != nullptr ? *options.clock : systemClock;
   bool dsl = options.agent.mode == Mode::Dsl;
   std::string system, example;
   if (dsl) {
@@ -190,9 +193,11 @@ int runAgent(const RunOptions& options, llm::ChatClient& model, service::Judge& 
     for (int s = 0; s < options.samples; ++s) {
       if (done.count({task.name, s})) continue;
       bool written = true;
+      double started = clock.now();
       SampleOutcome outcome = runSample(prompts, s, model, judge, checker, options.agent, [&](const Attempt& a) {
         written = appendLine(transcripts, attemptJson(a), err) && written;
       });
+      outcome.wallSeconds = clock.now() - started;
       if (!outcome.files.empty()) {
         written = writeSolution(options.outDir / "solutions" / task.name / std::to_string(s), outcome, err) && written;
       }

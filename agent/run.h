@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "agent/loop.h"
+#include "llm/retry.h"
 #include "perf/arch.h"
 
 namespace tilecraft::agent {
@@ -30,6 +31,7 @@ struct RunOptions {
   int samples = 1;
   bool resume = false;
   AgentOptions agent;
+  llm::Clock* clock = nullptr;  // the samples' wall time; null: the system's monotonic clock
 };
 
 /// The (task, sample) pairs a transcript file finished, from its `sample` lines; a torn last line is ignored.

@@ -1,154 +1,18 @@
-// `tilecraft agent SUITE --endpoint NAME`: the agent in DSL or AscendC mode (agent/run.h) over a suite's tasks with a model behind
-// an OpenAI-compatible endpoint, judged by the harness in its sandbox (service::HarnessJudge); --reply-cache DIR
-// records the replies and --replay DIR reruns from them offline (llm/response_cache.h). Exit 0 when every sample
-// ran, 1 when one stopped on a transport error or a replay miss or a file could not be written, 2 on a usage error.
+// `tilecraft agent SUITE --endpoint NAME`: the agent in DSL or AscendC mode (cli/agent_command.h, agent/run.h) over
+// a suite's tasks with a model behind an OpenAI-compatible endpoint, judged by the harness in its sandbox;
+// --reply-cache DIR records the replies and --replay DIR reruns from them offline (llm/response_cache.h).
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include <filesystem>
 #include <iostream>
+#include <memory>
 
-#include "agent/run.h"
+#include "cli/agent_command.h"
 #include "cli/flags.h"
-#include "cli/judge_setup.h"
-#include "cli/llm_endpoint.h"
 #include "cli/registry.h"
-#include "llm/openai_client.h"
-#include "llm/response_cache.h"
 
 namespace tilecraft::cli {
 namespace {
-
-namespace fs = std::filesystem;
-
-struct AgentCommand {
-  EndpointFlags endpoint;
-  agent::RunOptions run;
-  std::string examples = "solutions";
-  std::string mode = "dsl";
-  std::string ascendcExample = "examples/ascendc/add_custom";
-  std::string out;
-  std::string replyCache, replay;
-  JudgeFlags judge;
-};
-
-// The endpoint a replay computes its keys with: the one the flags pick, else the one DIR recorded.
-std::optional<llm::Endpoint> replayEndpoint(const AgentCommand& cmd) {
-  if (!cmd.endpoint.endpoint.empty()) return resolveEndpoint(cmd.endpoint, std::cerr);
-  std::vector<llm::Endpoint> recorded;
-  std::string error;
-  if (!llm::recordedEndpoints(cmd.replay, recorded, &error)) {
-    std::cerr << "error: --replay " << error << '\n';
-    return std::nullopt;
-  }
-  if (recorded.empty()) {
-    std::cerr << fmt::format(
-        "error: --replay {}: no recorded replies (no endpoints.json)\nhint: record a run first with --reply-cache "
-        "{}\n",
-        cmd.replay, cmd.replay);
-    return std::nullopt;
-  }
-  if (recorded.size() > 1) {
-    std::string names;
-    for (const llm::Endpoint& e : recorded) {
-      names += fmt::format("{}{} ({} at {})", names.empty() ? "" : ", ", e.name, e.model, e.baseUrl);
-    }
-    std::cerr << fmt::format(
-        "error: --replay {}: it holds the replies of {} endpoints: {}\nhint: pick the one to replay with "
-        "--endpoint (and --config)\n",
-        cmd.replay, recorded.size(), names);
-    return std::nullopt;
-  }
-  return recorded.front();
-}
-
-int runAgentCommand(AgentCommand& cmd) {
-  if (!fs::is_directory(cmd.judge.suite)) {
-    std::cerr << fmt::format("error: {}: no such folder (a task suite, e.g. tasks/)\n", cmd.judge.suite);
-    return 2;
-  }
-  cmd.run.agent.mode = cmd.mode == "ascendc" ? agent::Mode::AscendC : agent::Mode::Dsl;
-  if (cmd.run.agent.mode == agent::Mode::AscendC) {
-    cmd.examples.clear();  // the DSL's expert solutions are not shown to an AscendC writer
-    if (!cmd.ascendcExample.empty() && !fs::is_directory(cmd.ascendcExample)) {
-      std::cerr << fmt::format(
-          "error: --ascendc-example {}: no such folder (a CANN project with its <op>.json, e.g. "
-          "examples/ascendc/add_custom; '' for none)\n",
-          cmd.ascendcExample);
-      return 2;
-    }
-    cmd.run.ascendcExample = cmd.ascendcExample;
-  }
-  if (!cmd.examples.empty() && !fs::is_directory(cmd.examples)) {
-    std::cerr << fmt::format("error: --examples {}: no such folder (expert solutions, e.g. solutions/; '' for none)\n",
-                             cmd.examples);
-    return 2;
-  }
-  std::unique_ptr<llm::OpenAiChatClient> remote;
-  std::unique_ptr<llm::CachingChatClient> cache;
-  if (!cmd.replay.empty()) {
-    std::optional<llm::Endpoint> endpoint = replayEndpoint(cmd);
-    if (!endpoint) return 2;
-    cache = std::make_unique<llm::CachingChatClient>(cmd.replay, *endpoint, nullptr);
-  } else {
-    if (cmd.endpoint.endpoint.empty()) {
-      std::cerr << "error: --endpoint is required (or --replay DIR to rerun a recorded run offline)\n";
-      return 2;
-    }
-    remote = openEndpoint(cmd.endpoint, std::cerr);
-    if (!remote) return 2;
-    if (!cmd.replyCache.empty()) {
-      std::string error;
-      if (!llm::recordEndpoint(cmd.replyCache, remote->endpoint(), &error)) {
-        std::cerr << "error: --reply-cache " << error << '\n';
-        return 2;
-      }
-      cache = std::make_unique<llm::CachingChatClient>(cmd.replyCache, remote->endpoint(), remote.get());
-    }
-  }
-  llm::ChatClient& model = cache ? static_cast<llm::ChatClient&>(*cache) : *remote;
-  cmd.judge.workDir = (fs::path(cmd.out) / "work").string();
-  StartedJudge started = startJudge(cmd.judge, std::cerr);
-  if (!started.judge) return 2;
-  agent::CompilerChecker compiler((fs::path(cmd.out) / "work" / "checks").string());
-  agent::SubmissionChecker submissions;
-  agent::ProgramChecker& checker = cmd.run.agent.mode == agent::Mode::Dsl
-                                       ? static_cast<agent::ProgramChecker&>(compiler)
-                                       : static_cast<agent::ProgramChecker&>(submissions);
-  cmd.run.suite = cmd.judge.suite;
-  cmd.run.examples = cmd.examples;
-  cmd.run.outDir = cmd.out;
-  cmd.run.agent.temperature = cmd.endpoint.temperature;
-  cmd.run.agent.maxTokens = cmd.endpoint.maxTokens;
-  if (cmd.endpoint.seed) cmd.run.agent.seed = *cmd.endpoint.seed;
-  int status =
-      agent::runAgent(cmd.run, model, *started.judge, checker, started.environment->arch(), std::cout, std::cerr);
-  if (remote) {
-    llm::ChatTotals totals = remote->totals();
-    std::cout << fmt::format(
-        "model: {} requests ({} retries), {} prompt + {} completion tokens, {:.1f} s, cost {:.4f}\n", totals.requests,
-        totals.retries, totals.promptTokens, totals.completionTokens, totals.seconds, totals.cost);
-  }
-  if (cache) {
-    llm::ReplyCacheStats stats = cache->stats();
-    if (cache->replaying()) {
-      std::cout << fmt::format("model: replayed from {}: {} replies, {} missing\n", cmd.replay, stats.hits,
-                               stats.missing);
-    } else {
-      std::cout << fmt::format("reply cache {}: {} hits, {} recorded\n", cmd.replyCache, stats.hits, stats.recorded);
-    }
-    if (stats.unwritten > 0) {
-      std::cerr << fmt::format("error: reply cache: {} replies were not stored: {}\n", stats.unwritten,
-                               stats.firstWriteError);
-      status = 1;
-    }
-  }
-  std::cout << fmt::format(
-      "transcripts: {}/transcripts.jsonl; solutions: {}/solutions (score them with tilecraft "
-      "bench {} --solutions {}/solutions)\n",
-      cmd.out, cmd.out, cmd.judge.suite, cmd.out);
-  return status;
-}
 
 void registerAgentCommand(CLI::App& app) {
   auto cmd = std::make_shared<AgentCommand>();
@@ -158,38 +22,14 @@ void registerAgentCommand(CLI::App& app) {
   sub->add_option("SUITE", cmd->judge.suite, "task suite folder")->capture_default_str();
   addEndpointFlags(sub, cmd->endpoint, false);
   sub->add_option("--task", cmd->run.only, "only these tasks (repeatable)");
-  sub->add_option("--mode", cmd->mode,
-                  "dsl: the model writes Tile DSL; ascendc: whole AscendC custom operators in MultiKernelBench's "
-                  "six-string format")
-      ->check(CLI::IsMember({"dsl", "ascendc"}))
-      ->capture_default_str();
-  sub->add_option("--ascendc-example", cmd->ascendcExample,
-                  "ascendc mode: the CANN project shown as the worked example ('' for none)")
-      ->capture_default_str();
-  sub->add_option("--examples", cmd->examples, "expert solutions shown in the prompt ('' for none)")
-      ->capture_default_str();
-  checkCount(sub->add_option("--example-count", cmd->run.exampleCount, "expert solutions per prompt"), 0, 8,
-             "examples");
-  checkCount(sub->add_option("--rounds", cmd->run.agent.rounds, "attempts per sample, the first included"), 1, 32,
-             "rounds");
-  checkCount(sub->add_option("--samples", cmd->run.samples, "independent samples per task (Pass@k)"), 1, 64, "samples");
-  sub->add_option("--target-limit", cmd->run.agent.targetLimitScore,
-                  "a correct kernel with this limit score or more ends the repair")
-      ->check(CLI::Range(0.0, 1.0))
-      ->capture_default_str();
+  addGenerationFlags(sub, *cmd);
   sub->add_option("--out", cmd->out, "output folder: transcripts.jsonl, solutions/")->required();
   sub->add_flag("--resume", cmd->run.resume, "continue the transcripts in --out");
-  CLI::Option* record = sub->add_option("--reply-cache", cmd->replyCache,
-                                        "answer repeated requests from DIR and record new replies in it");
-  sub->add_option("--replay", cmd->replay,
-                  "rerun offline from the replies recorded in DIR (--reply-cache): no model is called, a request it "
-                  "does not hold ends its sample")
-      ->excludes(record);
   sub->add_option("--cache", cmd->judge.cacheDir, "goldens and built kernels (default: as tilecraft bench)");
   checkSeconds(sub->add_option("--run-timeout", cmd->judge.timeoutSeconds, "seconds per kernel run"), false);
   sub->add_flag("--no-sandbox", cmd->judge.noSandbox, "run kernels without bubblewrap (trusted models only)");
   sub->callback([cmd] {
-    int status = runAgentCommand(*cmd);
+    int status = runAgentCommand(*cmd, std::cout);
     if (status != 0) throw CLI::RuntimeError(status);
   });
 }

@@ -1,5 +1,6 @@
-// `tilecraft bench TASKS... --solutions DIR`: score solutions on a task suite (harness/bench.h), and
-// `tilecraft bench merge`: one report from the results of several shards.
+// `tilecraft bench TASKS... --solutions DIR`: score solutions on a task suite (harness/bench.h); with --generator
+// llm, a model's solutions generated first (cli/bench_generator.h); and `tilecraft bench merge`: one report from
+// the results of several shards.
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -8,6 +9,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "cli/bench_generator.h"
 #include "cli/flags.h"
 #include "cli/judge_setup.h"
 #include "cli/registry.h"
@@ -37,6 +39,7 @@ struct BenchCommand {
   std::vector<std::string> sbatch;
   std::vector<std::string> mergeShards;
   std::string mergeOut;
+  GeneratorFlags generator;
 };
 
 // The arguments a shard runs with: this command's own, without --slurm, --shards, --sbatch, --shard and --out.
@@ -94,6 +97,13 @@ int runBenchCommand(BenchCommand& cmd) {
     o.shardIndex = shard->index;
     o.shardCount = shard->count;
   }
+  if (cmd.generator.generator == "llm") {
+    if (cmd.slurm || cmd.shard.size()) {
+      std::cerr << "error: --generator llm runs here: drop --slurm and --shard\n";
+      return 2;
+    }
+    return runGeneratorBench(o, cmd.cacheDir, cmd.noSandbox, cmd.generator);
+  }
   if (cmd.slurm) return submitToSlurm(cmd);
   if (!prepareOutputFolder("--out", o.outDir, std::cerr)) return 2;
   BenchParts parts = startBenchParts(cmd.cacheDir, o.outDir, !cmd.noSandbox, std::cerr);
@@ -147,6 +157,7 @@ void registerBenchCommand(CLI::App& app) {
                    "--slurm: an sbatch option for both jobs (repeatable), e.g. "
                    "--sbatch=--partition=cpu")
       ->needs(slurm);
+  addGeneratorFlags(bench, cmd->generator);
 
   CLI::App* merge = bench->add_subcommand("merge",
                                           "One report from the results of several shards (or runs of "

@@ -11,7 +11,7 @@
 
 namespace tilecraft::cli {
 
-void addEndpointFlags(CLI::App* command, EndpointFlags& f, bool endpointRequired) {
+void addEndpointFlags(CLI::App* command, EndpointFlags& f, bool endpointRequired, bool seedAndTimeout) {
   command->add_option("--config", f.config, "endpoints file (YAML)")->capture_default_str();
   command->add_option("--endpoint", f.endpoint, "endpoint name in the config")->required(endpointRequired);
   command->add_option("--model", f.model, "model instead of the endpoint's (env TILECRAFT_LLM_MODEL)");
@@ -21,8 +21,10 @@ void addEndpointFlags(CLI::App* command, EndpointFlags& f, bool endpointRequired
   command->add_option("--temperature", f.temperature, "sampling temperature")->check(CLI::Range(0.0, 2.0));
   checkCount(command->add_option("--max-tokens", f.maxTokens, "longest reply in tokens"), 1, int64_t{1} << 31,
              "tokens");
-  checkSeed(command->add_option("--seed", f.seed, "sampling seed (servers that support one)"));
-  checkSeconds(command->add_option("--timeout", f.timeout, "seconds to wait for the reply"), false);
+  if (seedAndTimeout) {
+    checkSeed(command->add_option("--seed", f.seed, "sampling seed (servers that support one)"));
+    checkSeconds(command->add_option("--timeout", f.timeout, "seconds to wait for the reply"), false);
+  }
   checkCount(command->add_option("--max-attempts", f.maxAttempts, "HTTP requests at most, retries included"), 1, 20,
              "attempts");
   CLI::Option* stream = command->add_flag("--stream", f.stream, "stream the reply (SSE)");

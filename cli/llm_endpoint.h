@@ -33,7 +33,9 @@ struct EndpointFlags {
 };
 
 // `endpointRequired` false: the command can do without a model (`tilecraft agent --replay`) and checks itself.
-void addEndpointFlags(CLI::App* command, EndpointFlags& flags, bool endpointRequired = true);
+// `seedAndTimeout` false: the command has its own --seed and --timeout (`tilecraft bench`) and sets those fields.
+void addEndpointFlags(CLI::App* command, EndpointFlags& flags, bool endpointRequired = true,
+                      bool seedAndTimeout = true);
 
 /// The chosen endpoint after the file, the environment and the flags, without its key; nullopt after "error: ..."
 /// lines on `err` for a bad file, an unknown endpoint or a bad override.

@@ -124,6 +124,7 @@ def untimed(path):
     rows = [json.loads(l) for l in open(path)]
     for r in rows:
         r.pop("seconds")
+        r.pop("wall_seconds", None)
     return rows
 recorded, replayed = untimed(sys.argv[1]), untimed(sys.argv[2])
 if len(recorded) != 5 or recorded != replayed:

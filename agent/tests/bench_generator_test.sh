@@ -1,0 +1,79 @@
+#!/bin/sh
+# `tilecraft bench --generator llm` end to end: a scripted model server answers the DSL mode (a kernel with an
+# undefined name, then the right one) and then the AscendC mode (the packed example project with a typo, then the
+# right one) on tasks/level1/add. Each mode's agent run is scored by the bench, and the generator table compares the
+# two: both solved in 2 rounds, Comp@1 = Pass@1 = 100%. Then the usage errors.
+# Usage: bench_generator_test.sh TILECRAFT SCRIPTED_LLM_SERVER SOURCE_DIR
+set -u
+tilecraft=$1
+server=$2
+src=$3
+work=$(mktemp -d)
+failed=0
+fail() { echo "FAIL: $*"; failed=1; }
+server_pid=
+trap '[ -n "$server_pid" ] && kill $server_pid 2>/dev/null; rm -rf "$work"' EXIT
+
+"$tilecraft" project pack "$src/examples/ascendc/add_custom" --out "$work/good.py" > /dev/null || fail "project pack"
+/usr/bin/python3 - "$src" "$work" <<'PY'
+import json, sys
+src, work = sys.argv[1], sys.argv[2]
+tile = open(f"{src}/solutions/add/add.tile").read()
+submission = open(f"{work}/good.py").read()
+def reply(code):
+    return "My kernel:\n\n```python\n" + code + "```\n"
+with open(f"{work}/script.jsonl", "w") as w:
+    for text in (tile.replace("c = a + b", "c = a + bias"), tile,
+                 submission.replace("    Add(z, x, y,", "    AddTypo(z, x, y,", 1), submission):
+        w.write(json.dumps({"content": reply(text)}) + "\n")
+PY
+cat > "$work/endpoints.yaml" <<'YAML'
+endpoints:
+  - name: local
+    base_url: http://127.0.0.1:1/v1
+    model: scripted
+    max_attempts: 1
+YAML
+. "$src/llm/tests/start_scripted_server.sh"
+start_scripted_server "$server" "$work/script.jsonl" "$work/requests.jsonl" "$work"
+export TILECRAFT_LLM_BASE_URL="$base"
+
+bench() {
+  "$tilecraft" bench "$src/tasks/level1/add" --cache "$work/cache" --quiet "$@"
+}
+bench --generator llm --config "$work/endpoints.yaml" --endpoint local --mode dsl --mode ascendc \
+  --examples "$src/solutions" --ascendc-example "$src/examples/ascendc/add_custom" --samples 1 --rounds 3 \
+  --target-limit 0 --smoke --out "$work/out" > "$work/out1" 2> "$work/err1"
+status=$?
+[ $status -eq 0 ] || fail "bench --generator llm exited $status: $(tail -5 "$work/err1")"
+for mode in dsl ascendc; do
+  grep -Eq "^\| $mode \| [^|]+ \| all \| 1 \| 1 \| 100.0% \| 100.0% \| 100.0% \| 100.0% \| [0-9.]+% \| 1 \| 2.00 \| [0-9]+ \| [0-9.]+ \|$" \
+    "$work/out/generators.md" || fail "the $mode row: $(cat "$work/out/generators.md")"
+  grep -q "^| $mode | [^|]* | Math | 1 |" "$work/out/generators.md" || fail "no Math row for $mode"
+  /usr/bin/python3 - "$work/out/$mode/bench/results.jsonl" "$mode" <<'PY' || fail "$mode bench rows: $(cat "$work/out/$mode/bench/results.jsonl")"
+import json, sys
+rows = [json.loads(l) for l in open(sys.argv[1])]
+sys.exit(0 if len(rows) == 1 and rows[0]["kind"] == sys.argv[2] and rows[0]["correct"] else 1)
+PY
+done
+grep -q "^# Generators$" "$work/out1" || fail "the table was not printed: $(cat "$work/out1")"
+requests=$(wc -l < "$work/requests.jsonl")
+[ "$requests" -eq 4 ] || fail "the server got $requests requests, want 4"
+
+# Usage errors, each exit 2 with its message.
+expect_usage() {  # expect_usage MESSAGE ARGS...
+  want=$1
+  shift
+  bench "$@" --out "$work/x" > /dev/null 2> "$work/err"
+  got_status=$?
+  [ $got_status -eq 2 ] && grep -qxF "$want" "$work/err" || fail "bench $*: exit $got_status: $(cat "$work/err")"
+}
+expect_usage "error: --generator llm writes its own solutions: drop --solutions" \
+  --generator llm --config "$work/endpoints.yaml" --endpoint local --solutions "$src/solutions"
+expect_usage "error: --generator llm needs --endpoint (or --replay DIR to rerun a recorded run offline)" \
+  --generator llm
+expect_usage "error: --generator llm takes one task folder or suite (got 2)" \
+  "$src/tasks/level1/relu" --generator llm --config "$work/endpoints.yaml" --endpoint local
+
+[ $failed -eq 0 ] && echo "bench generator: all checks passed"
+exit $failed
