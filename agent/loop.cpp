@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "agent/extract.h"
+#include "agent/fix_memory.h"
 #include "agent/prompt.h"
 #include "codegen/driver.h"
 #include "project/snippet.h"
@@ -146,6 +147,12 @@ SampleOutcome runSample(const TaskPrompts& prompts, int sample, llm::ChatClient&
         }
         a.verdict = judged.verdict;
         a.feedback = verdictFeedback(a.verdict, options.targetLimitScore);
+      }
+    }
+    if (options.memory != nullptr) {
+      AttemptFailure failure = failureOf(a);
+      if (!failure.kind.empty()) {
+        a.feedback += memoryHint(options.memory->closest(failureSignature(failure.text), modeName(options.mode), 3));
       }
     }
     bool done = a.correct() && a.verdict.limitScore >= options.targetLimitScore;

@@ -21,11 +21,14 @@ namespace tilecraft::agent {
 enum class Mode { Dsl, AscendC };
 const char* modeName(Mode mode);
 
+class FixMemory;
+
 struct AgentOptions {
   Mode mode = Mode::Dsl;
-  int rounds = 4;                 // attempts per sample, the first included
-  double targetLimitScore = 0.8;  // a correct attempt at or above it ends the sample
-  std::string model;              // empty: the endpoint's
+  const FixMemory* memory = nullptr;  // the fixes a repair request may carry (fix_memory.h); null: none
+  int rounds = 4;                     // attempts per sample, the first included
+  double targetLimitScore = 0.8;      // a correct attempt at or above it ends the sample
+  std::string model;                  // empty: the endpoint's
   std::optional<double> temperature;
   std::optional<int64_t> maxTokens;
   uint64_t seed = 1;  // sample s asks with seed + s, so samples differ and a rerun repeats them

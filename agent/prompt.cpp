@@ -36,6 +36,12 @@ std::string fenced(const std::string& info, const std::string& text) {
   return fmt::format("```{}\n{}```\n", info, body);
 }
 
+// A doc section as a prompt part: its text, one blank line after it.
+void appendSection(std::string& out, std::string text) {
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  out += text + "\n\n";
+}
+
 }  // namespace
 
 std::string condensedLanguageReference(std::string_view languageMarkdown) {
@@ -47,9 +53,7 @@ std::string condensedLanguageReference(std::string_view languageMarkdown) {
     if (it == sections.end()) {
       throw std::runtime_error(fmt::format("the language reference has no section {}, which the prompt uses", number));
     }
-    std::string text = it->text;
-    while (!text.empty() && text.back() == '\n') text.pop_back();
-    out += text + "\n\n";
+    appendSection(out, it->text);
   }
   return out;
 }
@@ -175,9 +179,7 @@ std::string ascendcReference(std::string_view emulatorMarkdown, std::string_view
     if (!section || section->number != number) {
       throw std::runtime_error(fmt::format("the {} has no section {}, which the AscendC prompt uses", name, number));
     }
-    std::string text = section->text;
-    while (!text.empty() && text.back() == '\n') text.pop_back();
-    out += text + "\n\n";
+    appendSection(out, section->text);
   }
   return out;
 }

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "agent/fix_memory.h"
 #include "cli/flags.h"
 #include "llm/openai_client.h"
 #include "llm/response_cache.h"
@@ -69,6 +70,20 @@ int runAgentCommand(AgentCommand& cmd, std::ostream& out) {
     std::cerr << fmt::format("error: --examples {}: no such folder (expert solutions, e.g. solutions/; '' for none)\n",
                              cmd.examples);
     return 2;
+  }
+  agent::FixMemory memory;
+  if (!cmd.memory.empty()) {
+    if (!fs::is_regular_file(cmd.memory)) {
+      std::cerr << fmt::format(
+          "error: --memory {}: no such file\nhint: tilecraft memory mine TRANSCRIPTS... --memory {} makes one from "
+          "earlier runs\n",
+          cmd.memory, cmd.memory);
+      return 2;
+    }
+    std::vector<std::string> problems;
+    memory = agent::FixMemory::load(cmd.memory, &problems);
+    for (const std::string& p : problems) std::cerr << "warning: " << p << '\n';
+    cmd.run.agent.memory = &memory;
   }
   std::unique_ptr<llm::OpenAiChatClient> remote;
   std::unique_ptr<llm::CachingChatClient> cache;
@@ -155,6 +170,8 @@ void addGenerationFlags(CLI::App* sub, AgentCommand& cmd, bool withMode) {
                   "a correct kernel with this limit score or more ends the repair")
       ->check(CLI::Range(0.0, 1.0))
       ->capture_default_str();
+  sub->add_option("--memory", cmd.memory,
+                  "a fix memory (tilecraft memory mine): repair requests carry the closest fixes for their failure");
   CLI::Option* record = sub->add_option("--reply-cache", cmd.replyCache,
                                         "answer repeated requests from DIR and record new replies in it");
   sub->add_option("--replay", cmd.replay,

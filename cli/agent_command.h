@@ -24,11 +24,12 @@ struct AgentCommand {
   std::string ascendcExample = "examples/ascendc/add_custom";
   std::string out;
   std::string replyCache, replay;
+  std::string memory;  // --memory FILE: the fix memory the repair requests draw on
   JudgeFlags judge;
 };
 
 // The generation flags both commands take: --mode (unless `withMode` is false: bench takes several), the examples,
-// --rounds, --samples, --target-limit, --reply-cache and --replay.
+// --rounds, --samples, --target-limit, --memory, --reply-cache and --replay.
 void addGenerationFlags(CLI::App* command, AgentCommand& cmd, bool withMode = true);
 
 // Runs the agent as `cmd` says, its table and the model's totals on `out`, problems on std::cerr. Exit 0 when

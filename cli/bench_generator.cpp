@@ -11,7 +11,6 @@
 
 #include "agent/generator_scores.h"
 #include "cli/flags.h"
-#include "harness/progress.h"
 #include "support/files.h"
 
 namespace tilecraft::cli {
@@ -87,16 +86,9 @@ int runGeneratorBench(harness::BenchOptions bench, const std::string& cacheDir, 
     harness::BenchOptions b = bench;
     b.solutions = (root / "agent" / "solutions").string();
     b.outDir = (root / "bench").string();
-    if (!prepareOutputFolder("--out", b.outDir, std::cerr)) return 2;
-    BenchParts parts = startBenchParts(cacheDir, b.outDir, !noSandbox, std::cerr);
-    if (!parts.service) return 2;
-    b.terminal = harness::StderrProgressOutput::isTerminal();
-    b.terminalWidth = harness::StderrProgressOutput::width();
-    harness::BenchEnv env;
-    env.service = parts.service.get();
-    env.golden = parts.golden.get();
     std::cout << '\n';
-    if (int benchStatus = harness::runBench(b, env, std::cout, std::cerr); benchStatus != 0) return benchStatus;
+    if (int benchStatus = runBenchWithParts(b, cacheDir, !noSandbox, std::cout, std::cerr); benchStatus != 0)
+      return benchStatus;
     std::vector<std::string> problems;
     agent::GeneratorRun run;
     run.mode = mode;

@@ -105,15 +105,7 @@ int runBenchCommand(BenchCommand& cmd) {
     return runGeneratorBench(o, cmd.cacheDir, cmd.noSandbox, cmd.generator);
   }
   if (cmd.slurm) return submitToSlurm(cmd);
-  if (!prepareOutputFolder("--out", o.outDir, std::cerr)) return 2;
-  BenchParts parts = startBenchParts(cmd.cacheDir, o.outDir, !cmd.noSandbox, std::cerr);
-  if (!parts.service) return 2;
-  o.terminal = harness::StderrProgressOutput::isTerminal();
-  o.terminalWidth = harness::StderrProgressOutput::width();
-  harness::BenchEnv env;
-  env.service = parts.service.get();
-  env.golden = parts.golden.get();
-  return harness::runBench(o, env, std::cout, std::cerr);
+  return runBenchWithParts(o, cmd.cacheDir, !cmd.noSandbox, std::cout, std::cerr);
 }
 
 void registerBenchCommand(CLI::App& app) {

@@ -4,6 +4,7 @@
 #include <ostream>
 
 #include "cli/flags.h"
+#include "harness/progress.h"
 
 namespace tilecraft::cli {
 
@@ -48,6 +49,19 @@ BenchParts startBenchParts(const std::string& cacheDir, const std::string& outDi
   serviceOptions.sandbox = sandbox;
   parts.service = runner::startBuildRunService(serviceOptions, err);
   return parts;
+}
+
+int runBenchWithParts(harness::BenchOptions options, const std::string& cacheDir, bool sandbox, std::ostream& out,
+                      std::ostream& err) {
+  if (!prepareOutputFolder("--out", options.outDir, err)) return 2;
+  BenchParts parts = startBenchParts(cacheDir, options.outDir, sandbox, err);
+  if (!parts.service) return 2;
+  options.terminal = harness::StderrProgressOutput::isTerminal();
+  options.terminalWidth = harness::StderrProgressOutput::width();
+  harness::BenchEnv env;
+  env.service = parts.service.get();
+  env.golden = parts.golden.get();
+  return harness::runBench(options, env, out, err);
 }
 
 }  // namespace tilecraft::cli

@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 
+#include "harness/bench.h"
 #include "harness/golden.h"
 #include "runner/service.h"
 #include "service/judge.h"
@@ -42,5 +43,10 @@ struct BenchParts {
 /// `cacheDir` empty: defaultCacheDir(). `service` is null after "error: ..." lines on `err` (no Python with torch,
 /// a cache folder that cannot be made, no sandbox).
 BenchParts startBenchParts(const std::string& cacheDir, const std::string& outDir, bool sandbox, std::ostream& err);
+
+/// `tilecraft bench`'s run: the --out folder made, the parts started, progress drawn in place on a terminal, then
+/// harness::runBench. Its exit status; 2 when the folder or a part could not be made.
+int runBenchWithParts(harness::BenchOptions options, const std::string& cacheDir, bool sandbox, std::ostream& out,
+                      std::ostream& err);
 
 }  // namespace tilecraft::cli

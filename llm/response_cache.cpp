@@ -25,16 +25,6 @@ json orNull(const std::optional<T>& value) {
   return value ? json(*value) : json(nullptr);
 }
 
-std::string sha256Hex(std::string_view bytes) {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  int ok = EVP_Digest(bytes.data(), bytes.size(), digest, &length, EVP_sha256(), nullptr);
-  TC_ASSERT(ok == 1, "EVP_Digest(sha256) failed");
-  std::string hex;
-  for (unsigned int i = 0; i < length; ++i) hex += fmt::format("{:02x}", digest[i]);
-  return hex;
-}
-
 // What a key is computed from besides the request: the defaults a request's unset fields take.
 json endpointIdentity(const Endpoint& e) {
   return {{"name", e.name},          {"base_url", e.baseUrl},
@@ -74,6 +64,16 @@ bool parseReply(const json& j, ChatReply& reply) {
 }
 
 }  // namespace
+
+std::string sha256Hex(std::string_view bytes) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  int ok = EVP_Digest(bytes.data(), bytes.size(), digest, &length, EVP_sha256(), nullptr);
+  TC_ASSERT(ok == 1, "EVP_Digest(sha256) failed");
+  std::string hex;
+  for (unsigned int i = 0; i < length; ++i) hex += fmt::format("{:02x}", digest[i]);
+  return hex;
+}
 
 std::string canonicalRequestJson(const Endpoint& endpoint, const ChatRequest& request) {
   ChatRequest r = resolveRequest(endpoint, request);

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "llm/chat.h"
@@ -17,6 +18,9 @@
 namespace tilecraft::llm {
 
 // The canonical JSON (sorted keys, no spaces) of `request` resolved against `endpoint`, and its SHA-256 in hex.
+// The SHA-256 of `bytes`, as 64 lowercase hex digits: the cache's keys, and other content addresses.
+std::string sha256Hex(std::string_view bytes);
+
 std::string canonicalRequestJson(const Endpoint& endpoint, const ChatRequest& request);
 std::string requestKey(const Endpoint& endpoint, const ChatRequest& request);
 

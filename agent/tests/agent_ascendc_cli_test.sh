@@ -9,11 +9,7 @@ set -u
 tilecraft=$1
 server=$2
 src=$3
-work=$(mktemp -d)
-failed=0
-fail() { echo "FAIL: $*"; failed=1; }
-server_pid=
-trap '[ -n "$server_pid" ] && kill $server_pid 2>/dev/null; rm -rf "$work"' EXIT
+. "$src/agent/tests/scripted_model.sh"
 
 "$tilecraft" project pack "$src/examples/ascendc/add_custom" --out "$work/good.py" > /dev/null || fail "project pack"
 /usr/bin/python3 - "$work" <<'PY'
@@ -28,17 +24,8 @@ with open(f"{work}/script.jsonl", "w") as w:
     w.write(json.dumps({"content": reply(typo)}) + "\n")
     w.write(json.dumps({"content": reply(good), "reasoning": "AddTypo is not an AscendC API; Add is"}) + "\n")
 PY
-cat > "$work/endpoints.yaml" <<'YAML'
-endpoints:
-  - name: local
-    base_url: http://127.0.0.1:1/v1
-    model: scripted
-    max_attempts: 1
-YAML
 
-. "$src/llm/tests/start_scripted_server.sh"
-start_scripted_server "$server" "$work/script.jsonl" "$work/requests.jsonl" "$work"
-export TILECRAFT_LLM_BASE_URL="$base"
+start_model "$work/script.jsonl"
 "$tilecraft" agent "$src/tasks/level1/add" --config "$work/endpoints.yaml" --endpoint local --mode ascendc \
   --ascendc-example "$src/examples/ascendc/add_custom" --rounds 3 --target-limit 0 --cache "$work/cache" \
   --out "$work/out" > "$work/out1" 2> "$work/err1"

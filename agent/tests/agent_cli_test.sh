@@ -11,11 +11,7 @@ set -u
 tilecraft=$1
 server=$2
 src=$3
-work=$(mktemp -d)
-failed=0
-fail() { echo "FAIL: $*"; failed=1; }
-server_pid=
-trap '[ -n "$server_pid" ] && kill $server_pid 2>/dev/null; rm -rf "$work"' EXIT
+. "$src/agent/tests/scripted_model.sh"
 
 # The replies: the shipped expert kernel of `add` (one generic program for f16 and f32), the first with a name it
 # never defined.
@@ -38,17 +34,8 @@ with open(out, "w") as w:
     w.write(json.dumps({"content": reply(good), "reasoning": "bias is not defined; x + y is the sum"}) + "\n")
     w.write(json.dumps({"content": reply(good)}) + "\n")
 PY
-cat > "$work/endpoints.yaml" <<'YAML'
-endpoints:
-  - name: local
-    base_url: http://127.0.0.1:1/v1
-    model: scripted
-    max_attempts: 1
-YAML
 
-. "$src/llm/tests/start_scripted_server.sh"
-start_scripted_server "$server" "$work/script.jsonl" "$work/requests.jsonl" "$work"
-export TILECRAFT_LLM_BASE_URL="$base"
+start_model "$work/script.jsonl"
 
 run() {
   "$tilecraft" agent "$src/tasks/level1/add" --config "$work/endpoints.yaml" --endpoint local \

@@ -8,11 +8,7 @@ set -u
 tilecraft=$1
 server=$2
 src=$3
-work=$(mktemp -d)
-failed=0
-fail() { echo "FAIL: $*"; failed=1; }
-server_pid=
-trap '[ -n "$server_pid" ] && kill $server_pid 2>/dev/null; rm -rf "$work"' EXIT
+. "$src/agent/tests/scripted_model.sh"
 
 "$tilecraft" project pack "$src/examples/ascendc/add_custom" --out "$work/good.py" > /dev/null || fail "project pack"
 /usr/bin/python3 - "$src" "$work" <<'PY'
@@ -27,16 +23,7 @@ with open(f"{work}/script.jsonl", "w") as w:
                  submission.replace("    Add(z, x, y,", "    AddTypo(z, x, y,", 1), submission):
         w.write(json.dumps({"content": reply(text)}) + "\n")
 PY
-cat > "$work/endpoints.yaml" <<'YAML'
-endpoints:
-  - name: local
-    base_url: http://127.0.0.1:1/v1
-    model: scripted
-    max_attempts: 1
-YAML
-. "$src/llm/tests/start_scripted_server.sh"
-start_scripted_server "$server" "$work/script.jsonl" "$work/requests.jsonl" "$work"
-export TILECRAFT_LLM_BASE_URL="$base"
+start_model "$work/script.jsonl"
 
 bench() {
   "$tilecraft" bench "$src/tasks/level1/add" --cache "$work/cache" --quiet "$@"

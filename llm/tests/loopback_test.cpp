@@ -326,6 +326,24 @@ TEST(LlmLoopback, ScriptErrorsNameTheLine) {
   EXPECT_EQ(error, "s.jsonl:1: not a JSON object on one line");
 }
 
+TEST(LlmLoopback, AReplyWithWhenGoesOnlyToARequestWhoseLastMessageHoldsItsText) {
+  Loopback lb(
+      "{\"content\": \"with the hint\", \"when\": \"Fixes that worked\"}\n{\"content\": \"first\"}\n"
+      "{\"content\": \"second\"}\n");
+  auto client = lb.client(lb.endpoint());
+  ChatResult a = client->complete(ask("write add"));
+  ChatResult b = client->complete(ask("it failed. Fixes that worked before: ..."));
+  ChatResult c = client->complete(ask("again"));
+  ASSERT_TRUE(a && b && c);
+  EXPECT_EQ(a.reply->choices[0].content, "first");  // the `when` line does not apply, the next one does
+  EXPECT_EQ(b.reply->choices[0].content, "with the hint");
+  EXPECT_EQ(c.reply->choices[0].content, "second");
+  EXPECT_EQ(lb.server->repliesLeft(), 0u);
+  std::string error;
+  EXPECT_EQ(ScriptedServer::create("{\"content\": \"a\", \"when\": 3}\n", "s.jsonl", {}, &error), nullptr);
+  EXPECT_EQ(error, "s.jsonl:1: 'when' is a string the request's last message must hold");
+}
+
 TEST(LlmLoopback, ExhaustedScriptAnswers500SayingSo) {
   Loopback lb("");
   Endpoint e = lb.endpoint();

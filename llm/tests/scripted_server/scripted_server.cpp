@@ -22,7 +22,7 @@ using nlohmann::json;
 // clang-format off
 const char* const kKeys[] = {"status", "headers", "delay_ms", "body", "content_type", "events", "content",
                              "reasoning", "reasoning_field", "choices", "finish_reason", "usage", "model",
-                             "chunk_chars", "cut_after", "done"};
+                             "chunk_chars", "cut_after", "done", "when"};
 // clang-format on
 
 struct ScriptedReply {
@@ -49,6 +49,10 @@ bool checkReply(const json& spec, const std::string& name, int line, std::string
   }
   if (spec.contains("events") && !spec["events"].is_array()) {
     *error = scriptError(name, line, "'events' is a list of strings, one per SSE data payload");
+    return false;
+  }
+  if (spec.contains("when") && !spec["when"].is_string()) {
+    *error = scriptError(name, line, "'when' is a string the request's last message must hold");
     return false;
   }
   if (spec.contains("choices") && !spec["choices"].is_array()) {
@@ -153,9 +157,17 @@ class ScriptedServerImpl final : public ScriptedServer {
                     {"in_flight", inFlight},     {"body", body.is_discarded() ? json(req.body) : body}};
       logLines_.push_back(entry.dump());
       if (log_) log_ << logLines_.back() << '\n' << std::flush;
-      if (!replies_.empty()) {
-        reply = std::move(replies_.front());
-        replies_.pop_front();
+      // The first reply left that applies: one without `when`, or one whose text the last message holds.
+      std::string last;
+      if (body.is_object() && body.contains("messages") && body["messages"].is_array() && !body["messages"].empty() &&
+          body["messages"].back().contains("content") && body["messages"].back()["content"].is_string())
+        last = body["messages"].back()["content"].get<std::string>();
+      auto applies = [&](const ScriptedReply& r) {
+        return !r.spec.contains("when") || last.find(r.spec["when"].get<std::string>()) != std::string::npos;
+      };
+      if (auto it = std::find_if(replies_.begin(), replies_.end(), applies); it != replies_.end()) {
+        reply = std::move(*it);
+        replies_.erase(it);
       }
     }
     if (!reply) {

@@ -1,4 +1,5 @@
-// An OpenAI-compatible server for tests, on 127.0.0.1: each request gets the next reply of a script (JSON lines,
+// An OpenAI-compatible server for tests, on 127.0.0.1: each request gets the next reply of a script that applies to
+// it (JSON lines; a reply with `when` applies only to a request whose last message holds its text;
 // format in docs/generation.md "The scripted server"), and every request is logged. The binary
 // llm/tests/scripted_llm_server wraps it for tests in other folders and scripts; gtests run it in-process.
 #pragma once
