@@ -38,7 +38,8 @@ void addGeneratorFlags(CLI::App* bench, GeneratorFlags& flags) {
                    "solutions: score --solutions; llm: generate them first with a model (--endpoint, --mode)")
       ->check(CLI::IsMember({"solutions", "llm"}))
       ->capture_default_str();
-  addEndpointFlags(bench, flags.agent.endpoint, false, false);
+  addEndpointFlags(bench, flags.agent.endpoint,
+                   {.endpointRequired = false, .seedAndTimeout = false, .severalEndpoints = true});
   checkSeconds(bench->add_option("--request-timeout", flags.agent.endpoint.timeout,
                                  "--generator llm: seconds to wait for a model's reply"),
                false);
@@ -59,7 +60,10 @@ int runGeneratorBench(harness::BenchOptions bench, const std::string& cacheDir, 
     std::cerr << "error: --generator llm writes its own solutions: drop --solutions\n";
     return 2;
   }
-  if (flags.agent.endpoint.endpoint.empty() && flags.agent.replay.empty()) {
+  // No endpoint: a replay with the one its recording names.
+  std::vector<std::string> endpoints = flags.agent.endpoint.endpoints;
+  if (endpoints.empty()) endpoints.push_back("");
+  if (flags.agent.endpoint.endpoints.empty() && flags.agent.replay.empty()) {
     std::cerr << "error: --generator llm needs --endpoint (or --replay DIR to rerun a recorded run offline)\n";
     return 2;
   }
@@ -67,36 +71,41 @@ int runGeneratorBench(harness::BenchOptions bench, const std::string& cacheDir, 
   std::vector<std::string> modes = flags.modes.empty() ? std::vector<std::string>{"dsl"} : flags.modes;
   std::vector<agent::GeneratorRun> runs;
   int status = 0;
-  for (const std::string& mode : modes) {
-    fs::path root = fs::path(bench.outDir) / mode;
-    AgentCommand a = flags.agent;
-    a.mode = mode;
-    a.out = (root / "agent").string();
-    a.judge.suite = bench.suites.front();
-    a.judge.cacheDir = cacheDir;
-    a.judge.noSandbox = noSandbox;
-    a.judge.timeoutSeconds = bench.timeoutSeconds;
-    a.run.only = bench.only;
-    a.run.resume = bench.resume;
-    a.endpoint.seed = bench.seed;
-    std::cout << fmt::format("# generator: {} mode\n\n", mode);
-    int agentStatus = runAgentCommand(a, std::cout);
-    if (agentStatus == 2) return 2;
-    status = std::max(status, agentStatus);
-    harness::BenchOptions b = bench;
-    b.solutions = (root / "agent" / "solutions").string();
-    b.outDir = (root / "bench").string();
-    std::cout << '\n';
-    if (int benchStatus = runBenchWithParts(b, cacheDir, !noSandbox, std::cout, std::cerr); benchStatus != 0)
-      return benchStatus;
-    std::vector<std::string> problems;
-    agent::GeneratorRun run;
-    run.mode = mode;
-    run.transcripts = root / "agent" / "transcripts.jsonl";
-    run.model = modelOf(run.transcripts, a.endpoint.endpoint);
-    run.rows = harness::readResults((root / "bench" / "results.jsonl").string(), &problems);
-    for (const std::string& p : problems) std::cerr << "warning: " << p << '\n';
-    runs.push_back(std::move(run));
+  for (const std::string& endpoint : endpoints) {
+    for (const std::string& mode : modes) {
+      // One endpoint: OUT/MODE/; several: OUT/ENDPOINT/MODE/.
+      fs::path root = fs::path(bench.outDir) / (endpoints.size() > 1 ? fs::path(endpoint) / mode : fs::path(mode));
+      AgentCommand a = flags.agent;
+      a.endpoint.endpoint = endpoint;
+      a.mode = mode;
+      a.out = (root / "agent").string();
+      a.judge.suite = bench.suites.front();
+      a.judge.cacheDir = cacheDir;
+      a.judge.noSandbox = noSandbox;
+      a.judge.timeoutSeconds = bench.timeoutSeconds;
+      a.run.only = bench.only;
+      a.run.resume = bench.resume;
+      a.endpoint.seed = bench.seed;
+      std::cout << fmt::format("# generator: {} mode{}\n\n", mode,
+                               endpoint.empty() ? "" : fmt::format(", endpoint {}", endpoint));
+      int agentStatus = runAgentCommand(a, std::cout);
+      if (agentStatus == 2) return 2;
+      status = std::max(status, agentStatus);
+      harness::BenchOptions b = bench;
+      b.solutions = (root / "agent" / "solutions").string();
+      b.outDir = (root / "bench").string();
+      std::cout << '\n';
+      if (int benchStatus = runBenchWithParts(b, cacheDir, !noSandbox, std::cout, std::cerr); benchStatus != 0)
+        return benchStatus;
+      std::vector<std::string> problems;
+      agent::GeneratorRun run;
+      run.mode = mode;
+      run.transcripts = root / "agent" / "transcripts.jsonl";
+      run.model = modelOf(run.transcripts, a.endpoint.endpoint);
+      run.rows = harness::readResults((root / "bench" / "results.jsonl").string(), &problems);
+      for (const std::string& p : problems) std::cerr << "warning: " << p << '\n';
+      runs.push_back(std::move(run));
+    }
   }
   std::string table = agent::generatorTable(runs);
   std::string error;

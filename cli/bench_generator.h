@@ -1,8 +1,8 @@
-// `tilecraft bench SUITE --generator llm`: a model as the generator under test. Per --mode, the agent writes
-// OUT/MODE/agent/ (transcripts, kept solutions), the bench scores those solutions as k samples in OUT/MODE/bench/,
-// and the generator table (agent/generator_scores.h) compares the modes: Comp@k, Pass@k, fast_1, and rounds,
-// tokens and wall time per solved task, overall, per level and per category. It goes to stdout and
-// OUT/generators.md.
+// `tilecraft bench SUITE --generator llm`: models as the generators under test. Per --endpoint (repeatable) and
+// --mode, the agent writes OUT/MODE/agent/ (OUT/ENDPOINT/MODE/agent/ for several endpoints: transcripts, kept
+// solutions), the bench scores those solutions as k samples in .../bench/, and the generator table
+// (agent/generator_scores.h) compares them: Comp@k, Pass@k, fast_1, and rounds, tokens and wall time per solved
+// task, per mode and model, overall, per level and per category. It goes to stdout and OUT/generators.md.
 #pragma once
 
 #include <string>
@@ -23,8 +23,8 @@ struct GeneratorFlags {
   AgentCommand agent;
 };
 
-// --generator and, for llm, the endpoint flags (the bench's own --seed seeds the model too; --request-timeout is
-// the endpoint's --timeout), --mode and the agent's generation flags.
+// --generator and, for llm, the endpoint flags (--endpoint repeatable; the bench's own --seed seeds the model too;
+// --request-timeout is the endpoint's --timeout), --mode and the agent's generation flags.
 void addGeneratorFlags(CLI::App* bench, GeneratorFlags& flags);
 
 // Runs the agent and the bench per mode; `bench` as the command's flags set it (its suite, --task, --out,

@@ -20,7 +20,7 @@ void registerAgentCommand(CLI::App& app) {
                                      "Generate Tile DSL kernels (or AscendC custom operators) for a suite's "
                                      "tasks with a model, repairing from execution feedback (docs/generation.md)");
   sub->add_option("SUITE", cmd->judge.suite, "task suite folder")->capture_default_str();
-  addEndpointFlags(sub, cmd->endpoint, false);
+  addEndpointFlags(sub, cmd->endpoint, {.endpointRequired = false});
   sub->add_option("--task", cmd->run.only, "only these tasks (repeatable)");
   addGenerationFlags(sub, *cmd);
   sub->add_option("--out", cmd->out, "output folder: transcripts.jsonl, solutions/")->required();

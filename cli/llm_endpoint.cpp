@@ -11,9 +11,14 @@
 
 namespace tilecraft::cli {
 
-void addEndpointFlags(CLI::App* command, EndpointFlags& f, bool endpointRequired, bool seedAndTimeout) {
+void addEndpointFlags(CLI::App* command, EndpointFlags& f, EndpointFlagSet set) {
   command->add_option("--config", f.config, "endpoints file (YAML)")->capture_default_str();
-  command->add_option("--endpoint", f.endpoint, "endpoint name in the config")->required(endpointRequired);
+  if (set.severalEndpoints) {
+    command->add_option("--endpoint", f.endpoints, "endpoint name in the config (repeatable)")
+        ->required(set.endpointRequired);
+  } else {
+    command->add_option("--endpoint", f.endpoint, "endpoint name in the config")->required(set.endpointRequired);
+  }
   command->add_option("--model", f.model, "model instead of the endpoint's (env TILECRAFT_LLM_MODEL)");
   command->add_option("--base-url", f.baseUrl, "base URL instead of the endpoint's (env TILECRAFT_LLM_BASE_URL)");
   command->add_option("--api-key-env", f.apiKeyEnv,
@@ -21,7 +26,7 @@ void addEndpointFlags(CLI::App* command, EndpointFlags& f, bool endpointRequired
   command->add_option("--temperature", f.temperature, "sampling temperature")->check(CLI::Range(0.0, 2.0));
   checkCount(command->add_option("--max-tokens", f.maxTokens, "longest reply in tokens"), 1, int64_t{1} << 31,
              "tokens");
-  if (seedAndTimeout) {
+  if (set.seedAndTimeout) {
     checkSeed(command->add_option("--seed", f.seed, "sampling seed (servers that support one)"));
     checkSeconds(command->add_option("--timeout", f.timeout, "seconds to wait for the reply"), false);
   }

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "llm/endpoints.h"
 
@@ -30,12 +31,17 @@ struct EndpointFlags {
   std::optional<double> timeout;
   std::optional<int> maxAttempts;
   bool stream = false, noStream = false;
+  std::vector<std::string> endpoints;  // --endpoint, repeatable, for a command that runs several (severalEndpoints)
 };
 
-// `endpointRequired` false: the command can do without a model (`tilecraft agent --replay`) and checks itself.
-// `seedAndTimeout` false: the command has its own --seed and --timeout (`tilecraft bench`) and sets those fields.
-void addEndpointFlags(CLI::App* command, EndpointFlags& flags, bool endpointRequired = true,
-                      bool seedAndTimeout = true);
+// Which of the flags a command takes.
+struct EndpointFlagSet {
+  bool endpointRequired = true;   // false: the command can do without a model (`agent --replay`) and checks itself
+  bool seedAndTimeout = true;     // false: the command has its own --seed and --timeout (`bench`) and sets them
+  bool severalEndpoints = false;  // --endpoint repeatable, into `endpoints` (`bench --generator llm`)
+};
+
+void addEndpointFlags(CLI::App* command, EndpointFlags& flags, EndpointFlagSet set = {});
 
 /// The chosen endpoint after the file, the environment and the flags, without its key; nullopt after "error: ..."
 /// lines on `err` for a bad file, an unknown endpoint or a bad override.

@@ -2,7 +2,8 @@
 # `tilecraft bench --generator llm` end to end: a scripted model server answers the DSL mode (a kernel with an
 # undefined name, then the right one) and then the AscendC mode (the packed example project with a typo, then the
 # right one) on tasks/level1/add. Each mode's agent run is scored by the bench, and the generator table compares the
-# two: both solved in 2 rounds, Comp@1 = Pass@1 = 100%. Then the usage errors.
+# two: both solved in 2 rounds, Comp@1 = Pass@1 = 100%. Then two endpoints in one run, a row per model, and the
+# usage errors.
 # Usage: bench_generator_test.sh TILECRAFT SCRIPTED_LLM_SERVER SOURCE_DIR
 set -u
 tilecraft=$1
@@ -19,8 +20,10 @@ submission = open(f"{work}/good.py").read()
 def reply(code):
     return "My kernel:\n\n```python\n" + code + "```\n"
 with open(f"{work}/script.jsonl", "w") as w:
-    for text in (tile.replace("c = a + b", "c = a + bias"), tile,
-                 submission.replace("    Add(z, x, y,", "    AddTypo(z, x, y,", 1), submission):
+    broken = tile.replace("c = a + b", "c = a + bias")
+    # The two-mode run, then the two-endpoint run (local right at once, other after one repair).
+    for text in (broken, tile, submission.replace("    Add(z, x, y,", "    AddTypo(z, x, y,", 1), submission,
+                 tile, broken, tile):
         w.write(json.dumps({"content": reply(text)}) + "\n")
 PY
 start_model "$work/script.jsonl"
@@ -46,6 +49,19 @@ done
 grep -q "^# Generators$" "$work/out1" || fail "the table was not printed: $(cat "$work/out1")"
 requests=$(wc -l < "$work/requests.jsonl")
 [ "$requests" -eq 4 ] || fail "the server got $requests requests, want 4"
+
+# Two endpoints, one table: a row per model.
+bench --generator llm --config "$work/endpoints.yaml" --endpoint local --endpoint other --mode dsl \
+  --examples "$src/solutions" --samples 1 --rounds 3 --target-limit 0 --smoke --out "$work/out2" \
+  > "$work/out3" 2> "$work/err3"
+status=$?
+[ $status -eq 0 ] || fail "two endpoints: exit $status: $(tail -5 "$work/err3")"
+grep -Eq "^\| dsl \| scripted \| all \| 1 \| 1 \| 100.0% \| 100.0% \| 100.0% \| 100.0% \| [0-9.]+% \| 1 \| 1.00 \|" \
+  "$work/out2/generators.md" || fail "local's row: $(cat "$work/out2/generators.md")"
+grep -Eq "^\| dsl \| scripted-other \| all \| 1 \| 1 \| 100.0% \| 100.0% \| 100.0% \| 100.0% \| [0-9.]+% \| 1 \| 2.00 \|" \
+  "$work/out2/generators.md" || fail "other's row: $(cat "$work/out2/generators.md")"
+[ -f "$work/out2/local/dsl/bench/results.jsonl" ] && [ -f "$work/out2/other/dsl/bench/results.jsonl" ] \
+  || fail "the per-endpoint folders: $(ls -R "$work/out2" | head -20)"
 
 # Usage errors, each exit 2 with its message.
 expect_usage() {  # expect_usage MESSAGE ARGS...
