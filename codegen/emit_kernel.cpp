@@ -169,6 +169,10 @@ class KernelEmitter {
       }
       p_.line(fmt::format("{}.SetGlobalBuffer(reinterpret_cast<__gm__ {}*>({}), static_cast<uint64_t>({}));",
                           c_.gmMember(i), EmitContext::cppType(prm.dtype), prm.name, size.empty() ? "1" : size));
+      if (prm.streamed) {
+        p_.line(fmt::format("{}.SetL2CacheHint(CacheMode::CACHE_MODE_DISABLE);  // read once: around L2 (cache-hints)",
+                            c_.gmMember(i)));
+      }
     }
     // The emitted layout must fit each memory; the planner refused every layout that does not, so one that gets
     // here over capacity is a compiler bug, never a run-time overflow in InitBuffer.

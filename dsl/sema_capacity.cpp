@@ -25,7 +25,15 @@ bool isQueue(const BufferRecord& r) {
   return (r.mem == Mem::UB || r.mem == Mem::L1) && (r.defStage == Stage::CopyIn || r.usedInCopyOut);
 }
 
-int64_t depthOf(const BufferRecord& r) { return isQueue(r) ? r.buffers : 1; }
+// The cube's L0A/L0B operands double-buffer like queues, so the MTE1 copy of the next tile overlaps the Mmad of
+// this one, when their memory holds every operand twice (chooseL0Copies; the planner's rule in
+// passes/queue_insertion.cpp is the same).
+bool isL0Operand(const BufferRecord& r) { return r.mem == Mem::L0A || r.mem == Mem::L0B; }
+
+int64_t depthOf(const BufferRecord& r) {
+  if (isQueue(r)) return r.buffers;
+  return isL0Operand(r) && !r.l0Single ? r.buffers : 1;
+}
 
 /// A buffer the emitted kernel gives an InitBuffer of its own (sema_layout.h): a queue, or a cube buffer of L0A,
 /// L0B or L0C (LoadData's and Mmad's TQue<A2/B2/CO1>).
@@ -246,7 +254,81 @@ int64_t Checker::layoutEnd(Mem mem, NodeId tileVar, int64_t size) const {
   return placeBuffers(items).end[static_cast<size_t>(mem)];
 }
 
+// size=auto, the capacity error's search turned into a feature: each auto tile takes the largest size with which
+// every memory's layout fits (its whole extent if that fits, else a power of two, which keeps rows aligned).
+// Innermost loops first (declared later): a wide inner tile keeps copies long, then the outer one takes what
+// is left. A size that does not fit even at 1 stays 1, and the capacity check below reports it.
+constexpr int64_t kMaxCopyBursts = 4095;  // DataCopy's blockCount
+constexpr int64_t kAutoInnerCap = 1 << 20;
+
+void Checker::resolveAutoSizes() {
+  std::vector<NodeId> autos;
+  for (const auto& [var, info] : tiles_) {
+    if (info.autoSize) autos.push_back(var);
+  }
+  std::sort(autos.rbegin(), autos.rend());
+  auto setSize = [&](NodeId var, int64_t size) {
+    TileInfo& info = tiles_.at(var);
+    info.size = size;
+    auto patch = [&](std::vector<Dim>& shape) {
+      for (Dim& d : shape) {
+        if (d.kind == Dim::Kind::Tile && d.ref == var) d.value = size;
+      }
+    };
+    for (BufferRecord& r : records_) patch(r.shape);
+    for (Type& t : result_.types) patch(t.shape);
+    Type& sizeType = result_.types[info.sizeNode];
+    sizeType = Type{};
+    sizeType.kind = TypeKind::Int;
+    sizeType.constInt = size;
+  };
+  for (NodeId var : autos) setSize(var, 1);  // the tiles not resolved yet take the least space
+  const Mem mems[] = {Mem::UB, Mem::L1, Mem::L0A, Mem::L0B, Mem::L0C};
+  auto fits = [&](NodeId var, int64_t size) {
+    return std::all_of(std::begin(mems), std::end(mems),
+                       [&](Mem m) { return layoutEnd(m, var, size) <= memCapacityBytes(m); });
+  };
+  for (NodeId var : autos) {
+    TileInfo& info = tiles_.at(var);
+    // A tile along an outer axis is that many rows, bursts of one DataCopy, which takes at most 4095; along the
+    // innermost axis only the memory limits it.
+    bool inner = false;
+    for (const BufferRecord& r : records_) {
+      inner = inner || (!r.shape.empty() && r.shape.back().kind == Dim::Kind::Tile && r.shape.back().ref == var);
+    }
+    int64_t cap = inner ? kAutoInnerCap : kMaxCopyBursts;
+    int64_t hi = info.autoBound > 0 ? std::min(info.autoBound, cap) : cap;
+    int64_t lo = 1;
+    while (lo < hi) {
+      int64_t mid = lo + (hi - lo + 1) / 2;
+      if (fits(var, mid)) {
+        lo = mid;
+      } else {
+        hi = mid - 1;
+      }
+    }
+    int64_t size = lo;
+    if (size < info.autoBound || info.autoBound == 0) {
+      size = 1;
+      while (size * 2 <= lo) size *= 2;
+    }
+    info.autoSize = false;
+    setSize(var, size);
+  }
+}
+
+void Checker::chooseL0Copies() {
+  for (Mem mem : {Mem::L0A, Mem::L0B}) {
+    if (layoutEnd(mem, kNoNode, 0) <= memCapacityBytes(mem)) continue;
+    for (BufferRecord& r : records_) {
+      if (r.mem == mem) r.l0Single = true;
+    }
+  }
+}
+
 void Checker::checkCapacity(KernelInfo& kernel) {
+  resolveAutoSizes();
+  chooseL0Copies();
   for (Mem mem : {Mem::UB, Mem::L1, Mem::L0A, Mem::L0B, Mem::L0C}) {
     int64_t peak = layoutEnd(mem, kNoNode, 0);
     kernel.peakBytes[static_cast<size_t>(mem)] = peak;

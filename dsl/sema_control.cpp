@@ -198,8 +198,19 @@ std::vector<Type> Checker::iterator(NodeId forNode, LoopContext& loop) {
   std::vector<Type> result;
   bool ok = true;
   for (size_t i = 0; i < extents.size(); ++i) {
+    // size=auto: the largest tile the layout fits, found by the capacity check (resolveAutoSizes); until then the
+    // tile holds a placeholder size.
+    bool autoSize = ast_.kind(sizes[i]) == NodeKind::Name && ast_.node(sizes[i]).name == "auto";
+    if (autoSize && info->id != Builtin::Tiles) {
+      error(sizes[i], "size=auto is for tiles(); grid() blocks need explicit sizes")
+          .hint("write grid((M, N), size=(128, 256), cores=cube_cores())");
+      ok = false;
+      continue;
+    }
     Type e = expr(extents[i]);
-    Type s = expr(sizes[i]);
+    Type s;
+    s.kind = TypeKind::Int;
+    if (!autoSize) s = expr(sizes[i]);
     if (e.isError() || s.isError()) {
       ok = false;
       continue;
@@ -217,7 +228,21 @@ std::vector<Type> Checker::iterator(NodeId forNode, LoopContext& loop) {
       ok = false;
       continue;
     }
-    auto size = constIntOf(sizes[i], s, "a tile size");
+    auto extent = extentDim(ast_, extents[i], e, module_);
+    std::optional<int64_t> size;
+    int64_t autoBound = 0;
+    if (autoSize) {
+      // A core's share of a split is at most its bound over the cores: a tile larger than that is never full.
+      // An unbounded extent leaves the bound to the capacity search (0); the tile is 1 until it is resolved.
+      int64_t bound = extent && extent->value > 0 ? extent->value : 0;
+      if (bound > 0 && e.kind == TypeKind::Range && kernel_->cores > 0) {
+        bound = (bound + kernel_->cores - 1) / kernel_->cores;
+      }
+      autoBound = bound;
+      size = bound > 0 ? bound : 1;
+    } else {
+      size = constIntOf(sizes[i], s, "a tile size");
+    }
     if (!size) {
       ok = false;
       continue;
@@ -227,7 +252,6 @@ std::vector<Type> Checker::iterator(NodeId forNode, LoopContext& loop) {
       ok = false;
       continue;
     }
-    auto extent = extentDim(ast_, extents[i], e, module_);
     if (extent && extent->kind == Dim::Kind::Const && *size > extent->value) {
       error(sizes[i], fmt::format("tile size {} is larger than the extent {}", *size, extent->value))
           .hint(fmt::format("use size={}", extent->value));
@@ -238,6 +262,8 @@ std::vector<Type> Checker::iterator(NodeId forNode, LoopContext& loop) {
     ti.loop = forNode;
     ti.sizeNode = sizes[i];
     ti.size = *size;
+    ti.autoSize = autoSize;
+    ti.autoBound = autoBound;
     ti.extent = extent;
     Type t;
     t.kind = TypeKind::Tile;

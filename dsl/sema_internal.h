@@ -37,6 +37,7 @@ struct BufferRecord {
   size_t defLoopDepth = 0;
   NodeId extendTo = kNoNode;  // a loop the value is used in but not defined in: live to that loop's end
   int64_t buffers = 1;        // `buffers=` of the innermost tile loop at the definition
+  bool l0Single = false;      // an L0A/L0B tile whose memory does not fit its tiles double-buffered
   Stage defStage = Stage::None;
   bool usedInOtherStage = false;
   bool usedInCopyOut = false;
@@ -78,6 +79,8 @@ struct TileInfo {
   NodeId loop = kNoNode;
   NodeId sizeNode = kNoNode;  // the size expression, where a capacity error points
   int64_t size = 0;
+  bool autoSize = false;      // size=auto: `size` is a placeholder until checkCapacity resolves it
+  int64_t autoBound = 0;      // size=auto: the most the tile can hold of its extent (0: unbounded)
   std::optional<Dim> extent;  // the dimension it walks, when that is a plain dim or constant
 };
 
@@ -156,6 +159,8 @@ class Checker {
   /// a broadcast copy of each tile operand of another shape, and with `fillNumbers` a filled tile per number.
   void stagingRecords(NodeId at, const std::vector<NodeId>& operands, const Type& result, bool fillNumbers);
   void checkCapacity(KernelInfo& kernel);
+  void resolveAutoSizes();
+  void chooseL0Copies();
   int64_t recordBytes(const BufferRecord& r, NodeId loop, int64_t size) const;
   /// The checker's buffers in `mem` laid out with the planner's model (sema_layout.h), with `tileVar` at
   /// `size`; returns the end of the layout.

@@ -200,7 +200,9 @@ void Machine::forLoop(NodeId id) {
   }
   if (kind == Builtin::Tiles) {
     Value extent = eval(args[0]);
-    int64_t size = asInt(kw.at("size"), eval(kw.at("size")));
+    // size=auto is the checker's choice (docs/language.md section 10), recorded as the size's constant.
+    const std::optional<int64_t>& chosen = sema_.types[kw.at("size")].constInt;
+    int64_t size = chosen ? *chosen : asInt(kw.at("size"), eval(kw.at("size")));
     int64_t start = 0, len = 0;
     if (auto* r = std::get_if<RangeVal>(&extent)) {
       start = r->start;

@@ -156,6 +156,7 @@ struct Param {
   DType dtype = DType::F32;
   std::vector<Extent> shape;  // empty for a scalar attribute
   uint32_t var = kNone;       // Attr: its var (a tiling field)
+  bool streamed = false;      // In: one core reads each byte once, so its reads go around L2 (cache-hints)
 };
 
 /// A scalar variable: a dim, an attribute, a host value or tiling field (all in the tiling struct), or a

@@ -68,7 +68,8 @@ class Printer {
     }
     for (const Param& p : k_.params) {
       if (p.shape.empty()) continue;
-      out_ += fmt::format("  tensor {}: {} in GM ({})\n", p.name, printShape(k_, p.dtype, p.shape), roleName(p.role));
+      out_ += fmt::format("  tensor {}: {} in GM ({}{})\n", p.name, printShape(k_, p.dtype, p.shape), roleName(p.role),
+                          p.streamed ? ", streamed" : "");
     }
     for (size_t i = 0; i < k_.buffers.size(); ++i) {
       const Buffer& b = k_.buffers[i];

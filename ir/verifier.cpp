@@ -22,6 +22,13 @@ class Verifier {
       return errors_;
     }
     for (NodeId s : k_.node(k_.body).body) stmt(s, nullptr);
+    for (const Param& p : k_.params) {
+      // A tensor the kernel writes must not be read around L2: L2 may still hold the newer bytes.
+      if (p.streamed && p.role != TensorRole::In) {
+        errors_.push_back(
+            fmt::format("{}: tensor {} is streamed around L2 but is {}, not in", k_.name, p.name, roleName(p.role)));
+      }
+    }
     checkForms();
     checkPlan();
     checkPipe();

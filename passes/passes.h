@@ -24,6 +24,10 @@ void coreSplit(ir::Kernel& kernel, PassContext& context);
 /// (they become DataCopyPad).
 void tiling(ir::Kernel& kernel, PassContext& context);
 
+/// cache-hints: marks the input tensors whose every byte one core reads once (`streamed`); they are read
+/// around L2 (SetL2CacheHint), which only pays off for data read again.
+void cacheHints(ir::Kernel& kernel, PassContext& context);
+
 /// legalize: instruction selection for vector ops on multi-row tiles (ir::VecForm): one instruction over the
 /// tile's contiguous rows where the operands share a row layout and their padding is written, else one per row.
 void legalize(ir::Kernel& kernel, PassContext& context);

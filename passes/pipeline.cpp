@@ -24,6 +24,9 @@ constexpr PassInfo kPasses[] = {
     {"tiling", &tiling,
      "needs the per-core length from core-split to state trip counts and tails; must precede queue insertion "
      "and planning, because tails decide DataCopyPad and the loop's buffers= decides double buffering"},
+    {"cache-hints", &cacheHints,
+     "needs the final loop structure around each load (the tile loops and the core split they walk, from "
+     "lowering and core-split) and nothing later; it only marks tensors, which the emitter prints"},
     {"legalize", &legalize,
      "instruction selection needs the final shapes and each load's tail (tiling), which decide whether rows are "
      "contiguous and padded; it runs before queue insertion and planning because an instruction form may need "

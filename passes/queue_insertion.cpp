@@ -81,6 +81,30 @@ void rebuild(ir::Kernel& k, ir::NodeId id, const Inserts& ins) {
   }
 }
 
+// The buffers= of the innermost tile loop around a stage: the copies a value made there has in flight.
+int innermostBuffers(const ir::Kernel& kernel, const TreeIndex& index, ir::NodeId stage) {
+  for (ir::NodeId p = index.parent[stage]; p != ir::kNone; p = index.parent[p]) {
+    if (kernel.node(p).kind == ir::NodeKind::TileLoop) return kernel.node(p).buffers;
+  }
+  return 1;
+}
+
+// L0A and L0B double-buffer only where the memory holds every operand of the kernel with its copies, each its own
+// InitBuffer rounded to 512 bytes (dsl/sema_layout.h); otherwise all of that memory's operands have one copy, as
+// the checker decides (Checker::chooseL0Copies), so a program that fits single-buffered still compiles.
+void doubleBufferL0(ir::Kernel& kernel) {
+  for (dsl::Mem mem : {dsl::Mem::L0A, dsl::Mem::L0B}) {
+    int64_t bytes = 0;
+    for (const ir::Buffer& buf : kernel.buffers) {
+      if (buf.mem == mem) bytes += ir::alignUp(buf.bytes, ir::alignmentOf(mem)) * buf.buffers;
+    }
+    if (bytes <= dsl::memCapacityBytes(mem)) continue;
+    for (ir::Buffer& buf : kernel.buffers) {
+      if (buf.mem == mem) buf.buffers = 1;
+    }
+  }
+}
+
 }  // namespace
 
 void queueInsertion(ir::Kernel& kernel, PassContext& context) {
@@ -125,10 +149,13 @@ void queueInsertion(ir::Kernel& kernel, PassContext& context) {
       queue = ir::QueueKind::B1;
     }
     buffer.queue = queue;
-    if (queue == ir::QueueKind::Calc || queue == ir::QueueKind::CO1 || queue == ir::QueueKind::A2 ||
-        queue == ir::QueueKind::B2) {
+    if (queue == ir::QueueKind::A2 || queue == ir::QueueKind::B2) {
+      // L0A/L0B operands take the copies of their loop like queues (MTE1 fills the next while Mmad reads this
+      // one); doubleBufferL0 below takes them back where the memory cannot hold them all twice.
+      buffer.buffers = innermostBuffers(kernel, index, writeStage);
       continue;
     }
+    if (queue == ir::QueueKind::Calc || queue == ir::QueueKind::CO1) continue;
     // A consumer may update the value in place after its DeQue (`v = v * 2.0` in compute); a second producer
     // cannot be expressed with one queue.
     bool ok = true;
@@ -147,13 +174,7 @@ void queueInsertion(ir::Kernel& kernel, PassContext& context) {
     }
     if (!ok) continue;
     // Copies in flight: the buffers= of the innermost tile loop around the writing stage.
-    buffer.buffers = 1;
-    for (ir::NodeId p = index.parent[writeStage]; p != ir::kNone; p = index.parent[p]) {
-      if (kernel.node(p).kind == ir::NodeKind::TileLoop) {
-        buffer.buffers = kernel.node(p).buffers;
-        break;
-      }
-    }
+    buffer.buffers = innermostBuffers(kernel, index, writeStage);
     b.setSource(kernel.node(writeStage).span, 0);
     ins.front[writeStage].push_back(b.sync(ir::NodeKind::Alloc, buf));
     ins.back[writeStage].push_back(b.sync(ir::NodeKind::EnQue, buf));
@@ -191,6 +212,7 @@ void queueInsertion(ir::Kernel& kernel, PassContext& context) {
       return (kernel.node(a).kind == ir::NodeKind::EnQue) > (kernel.node(c).kind == ir::NodeKind::EnQue);
     });
   }
+  doubleBufferL0(kernel);
   rebuild(kernel, kernel.body, ins);
   // With the queues in place, the hand-overs their events do not cover get flags (pipe_flags.cpp).
   Inserts flags;

@@ -196,6 +196,7 @@ ArchSpec loadArchSpec(const std::filesystem::path& file, const ReadTextFn& read)
   s.hbmStreamBw = n.get("/memory/hbm_stream_bandwidth", "GB/s") * kGBs;
   s.l2Bytes = n.get("/memory/l2_size", "MiB") * kMiB;
   s.l2Bw = n.get("/memory/l2_bandwidth", "GB/s") * kGBs;
+  s.l2LineBytes = n.get("/memory/l2_line", "B");
   s.l2AllocateReadFactor = n.get("/memory/l2_allocate_read_factor", "ratio");
 
   s.cubeMacPerCycleF16 = n.get("/cube/mac_per_cycle_fp16", "MAC/cycle");

@@ -38,6 +38,7 @@ struct ArchSpec {
 
   // Chip memory (bytes per second, bytes).
   double hbmPeakBw = 0, hbmStreamBw = 0, l2Bytes = 0, l2Bw = 0;
+  double l2LineBytes = 0;           // the granularity L2 holds GM data in
   double l2AllocateReadFactor = 0;  // share of hbmStreamBw a read stream gets through the L2-allocating path
 
   double cubeMacPerCycleF16 = 0, cubeInt8Factor = 0, cubeF32Factor = 0, mmadIssueCycles = 0;

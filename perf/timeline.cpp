@@ -9,6 +9,7 @@
 #include <queue>
 
 #include "perf/error.h"
+#include "perf/l2_residency.h"
 
 namespace tilecraft::perf {
 namespace {
@@ -89,15 +90,16 @@ class CostModel {
       case TraceClass::DmaIn:
         if (in.src == TraceSpace::GM) {
           double peak = in.dst == TraceSpace::UB ? arch_.mte2GmUbBw : arch_.mte2GmL1Bw;
-          return transfer(arch_.mte2Startup, in, peak, kHbm, path_.readCost);
+          // A read the kernel hinted around L2 streams from HBM at the bypass rate.
+          return transfer(arch_.mte2Startup, in, peak, kHbm, in.l2Bypass ? 1.0 : path_.readCost);
         }
         return local(in);
       case TraceClass::DmaOut:
-        if (in.dst == TraceSpace::GM) return transfer(arch_.mte3Startup, in, arch_.mte3UbGmBw, writePool(), 1.0);
+        if (in.dst == TraceSpace::GM) return transfer(arch_.mte3Startup, in, arch_.mte3UbGmBw, writePool(in), 1.0);
         return local(in);
       case TraceClass::DmaLocal: return local(in);
       case TraceClass::Fixpipe:
-        if (in.dst == TraceSpace::GM) return transfer(arch_.fixStartup, in, arch_.fixBw, writePool(), 1.0);
+        if (in.dst == TraceSpace::GM) return transfer(arch_.fixStartup, in, arch_.fixBw, writePool(in), 1.0);
         return fixed(arch_.fixStartup + static_cast<double>(in.bytes) / arch_.fixBw);
       case TraceClass::Vector: {
         int lane = static_cast<int>(std::clamp<uint32_t>(in.dtypeBytes, 1, 8));
@@ -124,7 +126,8 @@ class CostModel {
  private:
   static InstrCost fixed(double cycles) { return InstrCost{cycles, 0, 0, kNoPool}; }
 
-  uint8_t writePool() const { return path_.writesInL2 ? kL2 : kHbm; }
+  // A write hinted around L2 goes to HBM even when L2 could absorb it.
+  uint8_t writePool(const TraceInstr& in) const { return path_.writesInL2 && !in.l2Bypass ? kL2 : kHbm; }
 
   InstrCost transfer(double startup, const TraceInstr& in, double peak, uint8_t pool, double cost) const {
     // A burst that does not start on a 512 B GM boundary, or bursts of other lengths, move data at 70 %: the
@@ -243,6 +246,7 @@ class CoreSim {
   struct Pipe {
     std::vector<std::pair<uint32_t, double>> queue;  // (instruction, issued at)
     size_t head = 0;
+    int flows = 0;  // parts of the current transfer still in a pool (a read partly held in L2 has two)
     bool busy = false, inPool = false, startup = false;
     uint32_t cur = 0;
     double start = 0, endAt = 0, lastEnd = 0;
@@ -281,7 +285,8 @@ class LaunchSim {
   LaunchProfile run();
 
   void wake(int core, double at) { push(at, core, -1, 0); }
-  void addTransfer(double now, int core, int pipe, const InstrCost& cost);
+  // Puts a transfer into its pool (a GM read partly held in L2 into both); returns how many flows it became.
+  int addTransfer(double now, int core, int pipe, const InstrCost& cost, const TraceInstr& in);
   void arriveAtSyncAll(int core, double at);
   void coreDone(int core);
   // Cross-core flags (docs/emulator.md §2): a set fired at `at` on `core` contributes to its mode's target cores;
@@ -327,7 +332,8 @@ class LaunchSim {
   };
   std::vector<std::array<CrossCounter, 16>> cross_;  // per core and flag id
   std::vector<TimelineEvent> events_;
-  double gmRead_ = 0, gmWrite_ = 0;
+  double gmRead_ = 0, gmWrite_ = 0, l2HitBytes_ = 0, bypassReadBytes_ = 0;
+  L2Residency l2_;
 };
 
 CoreSim::CoreSim(LaunchSim& launch, int index, const TraceCore& core, std::vector<InstrCost> costs,
@@ -467,7 +473,7 @@ bool CoreSim::finishPipes(double now) {
     if (pipe.startup) {
       pipe.startup = false;
       pipe.inPool = true;
-      launch_.addTransfer(pipe.endAt, index_, p, costs_[pipe.cur]);
+      pipe.flows = launch_.addTransfer(pipe.endAt, index_, p, costs_[pipe.cur], core_.instrs[pipe.cur]);
     } else {
       complete(pipe, p, pipe.endAt);
     }
@@ -492,7 +498,9 @@ void CoreSim::progress(double now) {
 }
 
 void CoreSim::finishTransfer(double now, int pipe) {
-  complete(pipes_[static_cast<size_t>(pipe)], pipe, now);
+  Pipe& p = pipes_[static_cast<size_t>(pipe)];
+  if (--p.flows > 0) return;  // its other part is still moving
+  complete(p, pipe, now);
   progress(now);
 }
 
@@ -535,10 +543,12 @@ LaunchSim::LaunchSim(const TraceLaunch& launch, const TraceFile& trace, const Ar
       arch_(arch),
       keepEvents_(options.keepEvents),
       l2Bypass_(options.l2BypassReads),
-      pools_{BandwidthPool(arch.hbmStreamBw / arch.clockHz), BandwidthPool(arch.l2Bw / arch.clockHz)} {
+      pools_{BandwidthPool(arch.hbmStreamBw / arch.clockHz), BandwidthPool(arch.l2Bw / arch.clockHz)},
+      l2_(arch.l2Bytes, arch.l2LineBytes) {
   for (const TraceCore& c : launch.cores) {
     for (const TraceInstr& in : c.instrs) {
       if (in.src == TraceSpace::GM) gmRead_ += static_cast<double>(in.bytes);
+      if (in.src == TraceSpace::GM && in.l2Bypass) bypassReadBytes_ += static_cast<double>(in.bytes);
       if (in.dst == TraceSpace::GM) gmWrite_ += static_cast<double>(in.bytes);
     }
   }
@@ -607,9 +617,28 @@ void LaunchSim::schedulePool(int pool) {
   if (p.nextFinish() != kNever) push(p.nextFinish(), -1, pool, p.version());
 }
 
-void LaunchSim::addTransfer(double now, int core, int pipe, const InstrCost& cost) {
-  pools_[cost.pool].add(now, core, pipe, cost.work, cost.cap);
-  schedulePool(cost.pool);
+int LaunchSim::addTransfer(double now, int core, int pipe, const InstrCost& cost, const TraceInstr& in) {
+  bool cachedRead = in.src == TraceSpace::GM && !in.l2Bypass && !l2Bypass_;
+  bool absorbedWrite = in.dst == TraceSpace::GM && cost.pool == kL2;
+  double hit = cachedRead || absorbedWrite ? l2_.touch(in) : 0;
+  if (!cachedRead || hit <= 0) {
+    pools_[cost.pool].add(now, core, pipe, cost.work, cost.cap);
+    schedulePool(cost.pool);
+    return 1;
+  }
+  // The share L2 holds comes from L2 without the allocating path's penalty, the rest from HBM, at once; each part
+  // gets its share of the core's peak, so an uncontended read takes as long as before and only the memory differs.
+  l2HitBytes_ += hit * static_cast<double>(in.bytes);
+  double miss = 1 - hit;
+  int flows = 0;
+  if (miss > 0) {
+    pools_[kHbm].add(now, core, pipe, cost.work * miss, cost.cap * miss);
+    schedulePool(kHbm);
+    ++flows;
+  }
+  pools_[kL2].add(now, core, pipe, cost.work * hit / path_.readCost, cost.cap * hit / path_.readCost);
+  schedulePool(kL2);
+  return flows + 1;
 }
 
 // SyncAll joins the cores of one kind (AIV with AIV, AIC with AIC): the k-th SyncAll of each waits for the rest.
@@ -676,6 +705,8 @@ LaunchProfile LaunchSim::run() {
   prof.gmWriteBytes = gmWrite_;
   prof.writesInL2 = path_.writesInL2;
   prof.l2BypassReads = l2Bypass_;
+  prof.l2HitBytes = l2HitBytes_;
+  prof.bypassReadBytes = bypassReadBytes_;
   prof.clockHz = arch_.clockHz;
   prof.hbmSaturatedS = pools_[kHbm].saturatedCycles() / arch_.clockHz;
   double slowest = -1, fastest = kNever;

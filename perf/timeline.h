@@ -4,7 +4,7 @@
 // instruction in program order; a wait starts after its paired set (queues and flags); PIPE_ALL barriers and
 // SyncAll drain the pipes; SyncAll joins the cores; a cross-core wait starts after the sets that raise its flag on
 // the other cores (by flag id and mode) plus one FFTS hop. GM transfers of all cores share HBM (or L2 for writes L2
-// absorbs) by max-min fair rates. The model and its sources: docs/perf-model.md, "Timeline simulator".
+// absorbs and reads of data L2 holds, perf/l2_residency.h) by max-min fair rates. The model and its sources: docs/perf-model.md, "Timeline simulator".
 #pragma once
 
 #include <array>
@@ -53,6 +53,8 @@ struct LaunchProfile {
   double gmReadBytes = 0, gmWriteBytes = 0;
   bool writesInL2 = false;            // the launch's GM writes fit L2 and are absorbed there
   bool l2BypassReads = false;         // as simulated
+  double l2HitBytes = 0;              // GM bytes read from L2, which held them (read or absorbed before)
+  double bypassReadBytes = 0;         // GM bytes read around L2 by SetL2CacheHint(CACHE_MODE_DISABLE)
   double hbmSaturatedS = 0;           // time during which HBM ran at its full bandwidth
   std::vector<TimelineEvent> events;  // only with TimelineOptions::keepEvents
 };

@@ -15,9 +15,24 @@ double meanBusy(const LaunchProfile& l, int pipe) {
   return l.cores.empty() ? 0 : sum / static_cast<double>(l.cores.size());
 }
 
+std::string readPath(const LaunchProfile& l) {
+  if (l.l2BypassReads) return "bypass L2";
+  if (l.gmReadBytes > 0 && l.bypassReadBytes >= l.gmReadBytes) return "around L2 (SetL2CacheHint)";
+  if (l.bypassReadBytes > 0) {
+    return fmt::format("{:.0f} B around L2 (SetL2CacheHint), the rest through L2 (allocating)", l.bypassReadBytes);
+  }
+  return "through L2 (allocating)";
+}
+
 std::string gmPath(const LaunchProfile& l) {
-  return fmt::format("reads {}, writes {}", l.l2BypassReads ? "bypass L2" : "through L2 (allocating)",
-                     l.writesInL2 ? "absorbed by L2" : "to HBM (beyond L2)");
+  return fmt::format("reads {}, writes {}", readPath(l), l.writesInL2 ? "absorbed by L2" : "to HBM (beyond L2)");
+}
+
+// "R B read" and, when L2 held some of it, how much came from there.
+std::string gmReads(const LaunchProfile& l) {
+  std::string out = fmt::format("{:.0f} B read", l.gmReadBytes);
+  if (l.l2HitBytes > 0) out += fmt::format(" ({:.0f} B of it held in L2)", l.l2HitBytes);
+  return out;
 }
 
 }  // namespace
@@ -46,7 +61,7 @@ std::string renderProfile(const SimulationResult& result, const std::string& arc
       out += fmt::format("  {:<5} {:>10.2f} {:>5.0f}% {:>13.2f}\n", tracePipeName(static_cast<TracePipe>(p)),
                          busy / clock * 1e6, 100 * busy / std::max(slow.cycles, 1.0), mean / clock * 1e6);
     }
-    out += fmt::format("  GM: {:.0f} B read, {:.0f} B written; {}\n", l.gmReadBytes, l.gmWriteBytes, gmPath(l));
+    out += fmt::format("  GM: {}, {:.0f} B written; {}\n", gmReads(l), l.gmWriteBytes, gmPath(l));
   }
   out += fmt::format("total: {:.2f} us over {} launch{}\n", result.totalS * 1e6, result.launches.size(),
                      result.launches.size() == 1 ? "" : "es");
@@ -86,6 +101,8 @@ std::string renderProfileJson(const SimulationResult& result, const std::string&
     }
     j["gm_read_bytes"] = l.gmReadBytes;
     j["gm_write_bytes"] = l.gmWriteBytes;
+    j["l2_hit_bytes"] = l.l2HitBytes;
+    j["bypass_read_bytes"] = l.bypassReadBytes;
     j["l2_bypass_reads"] = l.l2BypassReads;
     j["writes_in_l2"] = l.writesInL2;
     j["hbm_saturated_us"] = l.hbmSaturatedS * 1e6;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <charconv>
+#include <iterator>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -152,12 +153,15 @@ TraceInstr fromFlat(const std::vector<FlatValue>& values, Interner& intern) {
     if (!v.isString) throw std::invalid_argument(fmt::format("key '{}' is not a string", v.key));
     return std::string(v.text);
   };
-  // The first 20 keys are required; xf and xm (cross-core flags) are newer and optional.
-  static const char* const keys[] = {"i",  "p",  "c",   "n",   "f", "l", "dt", "rep", "el",  "by", "bu",
-                                     "bl", "ga", "src", "dst", "m", "k", "nn", "ev",  "tok", "xf", "xm"};
+  // The first 20 keys are required; xf and xm (cross-core flags) and the GM footprint (gb .. l2b) are newer and
+  // optional.
+  static const char* const keys[] = {"i",  "p",  "c",  "n",   "f",   "l",  "dt", "rep", "el", "by",
+                                     "bu", "bl", "ga", "src", "dst", "m",  "k",  "nn",  "ev", "tok",
+                                     "xf", "xm", "gb", "go",  "gl",  "gs", "gn", "gi",  "l2b"};
+  constexpr int kKeys = static_cast<int>(std::size(keys));
   for (const FlatValue& v : values) {
     int key = -1;
-    for (int k = 0; k < 22; ++k) {
+    for (int k = 0; k < kKeys; ++k) {
       if (v.key == keys[k]) {
         key = k;
         break;
@@ -188,6 +192,13 @@ TraceInstr fromFlat(const std::vector<FlatValue>& values, Interner& intern) {
       case 19: in.token = static_cast<uint32_t>(count(v)); break;
       case 20: in.crossFlag = crossFlagOf(v.isString ? -2 : v.number); break;
       case 21: in.crossMode = crossModeOf(static_cast<int64_t>(count(v))); break;
+      case 22: in.gmBlock = static_cast<uint32_t>(count(v)); break;
+      case 23: in.gmOffset = count(v); break;
+      case 24: in.gmLen = count(v); break;
+      case 25: in.gmStride = count(v); break;
+      case 26: in.gmTouches = static_cast<uint32_t>(count(v)); break;
+      case 27: in.gmIrregular = count(v) != 0; break;
+      case 28: in.l2Bypass = count(v) != 0; break;
     }
   }
   for (int k = 0; k < 20; ++k) {
@@ -276,6 +287,14 @@ TraceFile parseTrace(std::string_view text, const std::string& fileName) {
           in.crossFlag = crossFlagOf(j.at("xf").get<int64_t>());
         }
         if (j.contains("xm")) in.crossMode = crossModeOf(static_cast<int64_t>(u64(j, "xm")));
+        auto optional = [&](const char* key) { return j.contains(key) ? u64(j, key) : 0; };
+        in.gmBlock = static_cast<uint32_t>(optional("gb"));
+        in.gmOffset = optional("go");
+        in.gmLen = optional("gl");
+        in.gmStride = optional("gs");
+        in.gmTouches = static_cast<uint32_t>(optional("gn"));
+        in.gmIrregular = optional("gi") != 0;
+        in.l2Bypass = optional("l2b") != 0;
         trace.launches.back().cores.back().instrs.push_back(in);
         --remaining;
       } else {

@@ -42,6 +42,12 @@ struct TraceInstr {
   uint32_t token = 0;
   int32_t crossFlag = -1;  // flag id of a CrossCoreSetFlag/CrossCoreWaitFlag (keys xf/xm, optional: older traces)
   uint32_t crossMode = 0;
+  // GM footprint (keys gb/go/gl/gs/gn/gi, optional: older traces have none): gmTouches accesses of gmLen bytes,
+  // gmStride apart, from byte gmOffset of GM buffer gmBlock (0: unknown); irregular ones have no usable footprint.
+  uint32_t gmBlock = 0, gmTouches = 0;
+  uint64_t gmOffset = 0, gmLen = 0, gmStride = 0;
+  bool gmIrregular = false;
+  bool l2Bypass = false;  // key l2b: the access goes around L2 (SetL2CacheHint(CACHE_MODE_DISABLE))
 };
 
 struct TraceCore {

@@ -267,6 +267,8 @@ INSTANTIATE_TEST_SUITE_P(
         // Short rows (legalize): 14400 rows give every core 300, two repeated WholeReduces; N = 13 pads the rows.
         Case{"tests/data/short_rows", {{{{"M", 14400}, {"N", 16}}, {}}, {{{"M", 1000}, {"N", 13}}, {}}}},
         Case{"tests/data/store_col_into_1d", {{{{"M", 3072}, {"N", 64}}, {}}, {{{"M", 100}, {"N", 33}}, {}}}},
+        // size=auto picks 4 rows of up to 1024 f32: 96 rows give every core 2, 500 rows 11 (tiles of 4, 4, 3).
+        Case{"tests/data/size_auto", {{{{"M", 96}, {"N", 1024}}, {}}, {{{"M", 500}, {"N", 1000}}, {}}}},
         Case{"tests/data/extent_one_views", {{{{"M", 1536}, {"N", 64}}, {}}, {{{"M", 100}, {"N", 33}}, {}}}},
         Case{"normalization/layer_norm", {{{{"M", 96}, {"N", 1024}}, {}}, {{{"M", 9}, {"N", 1000}}, {}}}},
         Case{"loss/mse_loss", {{{{"N", 98304}}, {}}, {{{"N", 10007}}, {}}}},

@@ -46,6 +46,17 @@ TEST(Emitter, OutputIsDeterministicAndHasNoAbsolutePaths) {
   EXPECT_EQ(a.out.find(TILECRAFT_SOURCE_DIR), std::string::npos);
 }
 
+// cache-hints marks x and y of the add example (each core reads its share once), not the output.
+TEST(Emitter, StreamedInputsReadAroundL2) {
+  Compiled c = compile(example("elementwise/add.tile"));
+  ASSERT_EQ(c.status, 0) << c.err;
+  EXPECT_NE(c.out.find("xGm_.SetL2CacheHint(CacheMode::CACHE_MODE_DISABLE);  // read once: around L2 (cache-hints)"),
+            std::string::npos)
+      << c.out;
+  EXPECT_NE(c.out.find("yGm_.SetL2CacheHint(CacheMode::CACHE_MODE_DISABLE);"), std::string::npos);
+  EXPECT_EQ(c.out.find("zGm_.SetL2CacheHint"), std::string::npos);
+}
+
 TEST(Emitter, EveryStatementFromTheDslCarriesItsLine) {
   Compiled c = compile(example("elementwise/add.tile"));
   ASSERT_EQ(c.status, 0) << c.err;

@@ -104,6 +104,84 @@ TEST(SemaCapacity, AugmentedAssignmentWorksForEveryTileOperator) {
   }
 }
 
+// log_softmax over rows of up to 4096 f32 with the row tile's size as given.
+std::string logSoftmax(const std::string& size) {
+  return "M = dim()\nN = dim(max=4096)\n\n@kernel\ndef ls(x: Tensor[f32, (M, N)], y: Tensor[f32, (M, N)]):\n"
+         "    rows = split(M, cores=vector_cores())\n    for r in tiles(rows, size=" +
+         size +
+         "):\n"
+         "        with copyin:\n            v = load(x[r, :])\n"
+         "        with compute:\n            shifted = v - reduce_max(v, axis=-1)\n"
+         "            out = shifted - log(reduce_sum(exp(shifted), axis=-1))\n"
+         "        with copyout:\n            store(y[r, :], out)\n";
+}
+
+// size=auto is the capacity search: the largest power of two whose explicit size fits, with the same layout.
+TEST(SemaCapacity, SizeAutoTakesTheLargestPowerOfTwoThatFits) {
+  testing::Frontend automatic(logSoftmax("auto"));
+  ASSERT_FALSE(automatic.diagnostics.hasErrors()) << automatic.text();
+  int64_t best = 0;
+  for (int64_t size = 1; size <= 4096; size *= 2) {
+    testing::Frontend f(logSoftmax(std::to_string(size)));
+    if (!f.diagnostics.hasErrors()) best = size;
+  }
+  ASSERT_GT(best, 0);
+  EXPECT_EQ(ubPeak(automatic), ubPeak(testing::Frontend(logSoftmax(std::to_string(best)))));
+  EXPECT_LT(ubPeak(automatic), ubPeak(testing::Frontend(logSoftmax(std::to_string(2 * best)))));
+}
+
+// A bounded extent that fits whole is one tile of exactly that size, not a power of two.
+TEST(SemaCapacity, SizeAutoTakesAWholeBoundedExtentThatFits) {
+  auto add = [](const std::string& size) {
+    return "@kernel\ndef add(x: Tensor[f32, (100,)], y: Tensor[f32, (100,)]):\n    for t in tiles(100, size=" + size +
+           "):\n        with copyin:\n            v = load(x[t])\n"
+           "        with copyout:\n            store(y[t], v)\n";
+  };
+  testing::Frontend automatic(add("auto"));
+  ASSERT_FALSE(automatic.diagnostics.hasErrors()) << automatic.text();
+  EXPECT_EQ(ubPeak(automatic), ubPeak(testing::Frontend(add("100"))));
+}
+
+// Two auto tiles: the inner one first, with the outer at 1 (4096 f32 columns, the bound), then the outer takes what
+// is left (6 rows of two 16 KiB copies fit, so 4).
+TEST(SemaCapacity, SizeAutoResolvesTheInnerTileFirst) {
+  auto copy = [](const std::string& rows, const std::string& cols) {
+    return "M = dim(max=4800)\nN = dim(max=4096)\n\n@kernel\ndef k(x: Tensor[f32, (M, N)], y: Tensor[f32, (M, N)]):\n"
+           "    rows = split(M, cores=vector_cores())\n    for r in tiles(rows, size=" +
+           rows + "):\n        for c in tiles(N, size=" + cols +
+           "):\n            with copyin:\n                v = load(x[r, c])\n"
+           "            with copyout:\n                store(y[r, c], v)\n";
+  };
+  testing::Frontend automatic(copy("auto", "auto"));
+  ASSERT_FALSE(automatic.diagnostics.hasErrors()) << automatic.text();
+  EXPECT_EQ(ubPeak(automatic), ubPeak(testing::Frontend(copy("4", "4096"))));
+  EXPECT_EQ(ubPeak(automatic), 4 * 4096 * 4 * 2);
+}
+
+// What does not fit even at size 1 is the capacity error an explicit size=1 gets, at the same place.
+TEST(SemaCapacity, SizeAutoThatCannotFitReportsTheCapacityError) {
+  std::string text = rmsNorm("");
+  text.replace(text.find("size=1"), 6, "size=auto");
+  testing::Frontend automatic(text);
+  testing::Frontend one(rmsNorm(""));
+  ASSERT_EQ(automatic.diagnostics.errorCount(), 1u) << automatic.text();
+  const auto& d = automatic.diagnostics.diagnostics().back();
+  EXPECT_EQ(d.message, one.diagnostics.diagnostics().back().message);
+  EXPECT_EQ(automatic.sources.text(d.span), "auto");
+}
+
+TEST(SemaCapacity, SizeAutoIsForTilesOnly) {
+  testing::Frontend f(
+      "M = dim()\nN = dim()\n\n@kernel\ndef g(x: Tensor[f32, (M, N)], y: Tensor[f32, (M, N)]):\n"
+      "    for m, n in grid((M, N), size=(auto, 64), cores=vector_cores()):\n"
+      "        with copyin:\n            v = load(x[m, n])\n"
+      "        with copyout:\n            store(y[m, n], v)\n");
+  ASSERT_TRUE(f.diagnostics.hasErrors());
+  const auto& d = f.diagnostics.diagnostics().front();
+  EXPECT_EQ(d.message, "size=auto is for tiles(); grid() blocks need explicit sizes");
+  EXPECT_EQ(f.sources.text(d.span), "auto");
+}
+
 TEST(SemaLayout, TileBytesPadEveryRowTo32Bytes) {
   EXPECT_EQ(tileBytes(DType::F32, std::vector<int64_t>{4, 1}), 4 * 32);
   EXPECT_EQ(tileBytes(DType::F16, std::vector<int64_t>{2, 24}), 2 * 64);

@@ -62,6 +62,48 @@ TEST_F(DataCopyTest, CountFormRoundTripsThroughUb) {
   for (int i = 0; i < 256; ++i) EXPECT_EQ(out[i], i >= 64 && i < 192 ? float(i - 64) : 0.0f) << i;
 }
 
+// The GM footprint the performance model's L2 reads: which buffer, from where, how many accesses how far apart.
+TEST_F(DataCopyTest, TraceRecordsTheGmFootprintOfEachCopy) {
+  Gm<float> first(64), in(1024), out(1024, false);
+  LocalTensor<float> t = ub<float>(2048);
+  // 4 bursts of 2 blocks (64 B), 3 blocks (96 B) apart in GM: a strided read from element 8 of the second buffer.
+  DataCopy(t, in.tensor()[8], DataCopyParams(4, 2, 1, 0));
+  const tcemu::Instr& load = last();
+  EXPECT_EQ(load.gmBlock, tcemu::gmFind(reinterpret_cast<uintptr_t>(in.p_))->id);
+  EXPECT_EQ(load.gmBlock, tcemu::gmFind(reinterpret_cast<uintptr_t>(first.p_))->id + 1);  // allocation order
+  EXPECT_EQ(load.gmOffset, 32u);
+  EXPECT_EQ(load.gmLen, 64u);
+  EXPECT_EQ(load.gmStride, 96u);
+  EXPECT_EQ(load.gmTouches, 4u);
+  EXPECT_FALSE(load.gmIrregular);
+  EXPECT_FALSE(load.l2Bypass);
+  SetFlag<HardEvent::MTE2_MTE3>(0);
+  WaitFlag<HardEvent::MTE2_MTE3>(0);
+  DataCopy(out.tensor(), t, 64);
+  EXPECT_EQ(last().gmTouches, 1u);
+  EXPECT_EQ(last().gmLen, 256u);
+  EXPECT_EQ(last().gmStride, 0u);
+}
+
+// SetL2CacheHint(CACHE_MODE_DISABLE) sends the hinted directions of that tensor's bytes around L2, on this core.
+TEST_F(DataCopyTest, L2CacheHintMarksTheCopiesThatGoAroundL2) {
+  Gm<float> in(256), out(256, false);
+  LocalTensor<float> t = ub<float>(1024);
+  in.tensor().SetL2CacheHint<CacheRwMode::READ>(CacheMode::CACHE_MODE_DISABLE);
+  out.tensor().SetL2CacheHint<CacheRwMode::READ>(CacheMode::CACHE_MODE_DISABLE);
+  DataCopy(t, in.tensor()[64], 64);  // a view of a hinted tensor is hinted too
+  EXPECT_TRUE(last().l2Bypass);
+  SetFlag<HardEvent::MTE2_MTE3>(0);
+  WaitFlag<HardEvent::MTE2_MTE3>(0);
+  DataCopy(out.tensor(), t, 64);  // hinted for reads only: the write goes through L2
+  EXPECT_FALSE(last().l2Bypass);
+  in.tensor().SetL2CacheHint(CacheMode::CACHE_MODE_NORMAL);
+  SetFlag<HardEvent::MTE3_MTE2>(0);
+  WaitFlag<HardEvent::MTE3_MTE2>(0);
+  DataCopy(t, in.tensor(), 64);
+  EXPECT_FALSE(last().l2Bypass);
+}
+
 TEST_F(DataCopyTest, CountNotMultipleOf32BytesIsAnError) {
   Gm<half> in(128);
   LocalTensor<half> t = ub<half>(256);

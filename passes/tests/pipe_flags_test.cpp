@@ -17,17 +17,7 @@ namespace {
 using ::testing::ElementsAre;
 
 /// The IR after `pass`, as `tilecraft compile --emit=ir-after=PASS` prints it.
-std::string irAfter(const std::string& source, const std::string& pass) {
-  testing::Compiled c;
-  testing::compileInto(c, "t.tile", source);
-  EXPECT_FALSE(c.diagnostics.hasErrors()) << c.errors();
-  PipelineOptions options;
-  options.stopAfter = pass;
-  std::vector<std::string> verifierErrors;
-  EXPECT_TRUE(runPipeline(c.module, options, c.diagnostics, &verifierErrors)) << c.errors();
-  EXPECT_THAT(verifierErrors, ElementsAre());
-  return ir::printModule(c.module);
-}
+using testing::irAfter;
 
 std::vector<std::string> trimmedLines(const std::string& text) {
   std::vector<std::string> out;

@@ -32,7 +32,8 @@ TEST(Pipeline, OrderAndReasons) {
     names.push_back(p.name);
     EXPECT_GT(std::string(p.why).size(), 40u) << p.name << " needs its reason";
   }
-  EXPECT_EQ(names, (std::vector<std::string>{"core-split", "tiling", "legalize", "queue-insertion", "buffer-plan"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"core-split", "tiling", "cache-hints", "legalize", "queue-insertion",
+                                             "buffer-plan"}));
   EXPECT_TRUE(isPipelineStage("lower"));
   EXPECT_TRUE(isPipelineStage("tiling"));
   EXPECT_FALSE(isPipelineStage("tile"));
@@ -56,6 +57,7 @@ TEST(Driver, TimePassesGoesToStderr) {
   EXPECT_EQ(err.str(),
             "pass core-split          1.500 ms\n"
             "pass tiling              1.500 ms\n"
+            "pass cache-hints         1.500 ms\n"
             "pass legalize            1.500 ms\n"
             "pass queue-insertion     1.500 ms\n"
             "pass buffer-plan         1.500 ms\n");
@@ -90,7 +92,7 @@ TEST(Driver, UnknownPassNamesThePasses) {
   EXPECT_EQ(runCompileIr(options, out, err), 2);
   EXPECT_EQ(err.str(),
             "error: unknown pass 'tile' in --emit=ir-after (passes: lower, core-split, tiling, "
-            "legalize, queue-insertion, buffer-plan)\n");
+            "cache-hints, legalize, queue-insertion, buffer-plan)\n");
   EXPECT_EQ(out.str(), "");
 }
 

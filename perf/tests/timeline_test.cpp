@@ -12,6 +12,7 @@
 
 #include "perf/chrome_trace.h"
 #include "perf/error.h"
+#include "perf/l2_residency.h"
 #include "perf/timeline.h"
 #include "perf/timeline_command.h"
 #include "perf/trace.h"
@@ -47,14 +48,21 @@ class TraceWriter {
     const char* src = "-";
     const char* dst = "-";
     uint32_t gmAlign = 0;
+    uint32_t gmBlock = 0;  // with a buffer: one access of all the bytes from gmOffset (keys gb .. l2b)
+    uint64_t gmOffset = 0;
+    bool l2Bypass = false;
   };
   void instr(const Instr& in) {
+    std::string footprint = in.gmBlock == 0
+                                ? ""
+                                : fmt::format(",\"gb\":{},\"go\":{},\"gl\":{},\"gs\":0,\"gn\":1,\"gi\":0,\"l2b\":{}",
+                                              in.gmBlock, in.gmOffset, in.bytes, in.l2Bypass ? 1 : 0);
     out_ += fmt::format(
         "{{\"i\":{},\"p\":\"{}\",\"c\":\"{}\",\"n\":\"{}\",\"f\":\"k.cpp\",\"l\":{},\"dt\":2,\"rep\":{},\"el\":{},"
         "\"by\":{},\"bu\":{},\"bl\":{},\"ga\":{},\"src\":\"{}\",\"dst\":\"{}\",\"m\":0,\"k\":0,\"nn\":0,\"ev\":-1,"
-        "\"tok\":{}}}\n",
+        "\"tok\":{}{}}}\n",
         i_, in.pipe, in.cls, in.name, 10 + i_, in.repeats, in.bytes / 2, in.bytes, in.bytes ? 1 : 0, in.bytes,
-        in.gmAlign, in.src, in.dst, in.token);
+        in.gmAlign, in.src, in.dst, in.token, footprint);
     ++i_;
   }
   const std::string& text() const { return out_; }
@@ -197,6 +205,76 @@ TEST(Timeline, CoresShareHbmAndEachIsCappedByItsOwnPeak) {
   EXPECT_GT(viaL2.hbmSaturatedS, 0.9 * viaL2.deviceS);
   EXPECT_FALSE(viaL2.l2BypassReads);
   EXPECT_TRUE(bypass.l2BypassReads);
+}
+
+// Reads from GM buffer 1: 48 cores each reading `bytes` at their own offset (disjoint) or all at offset 0.
+LaunchProfile sharedOrDisjointReads(uint64_t bytes, bool shared, bool hinted) {
+  TraceWriter w;
+  w.launch("k", 48);
+  for (int c = 0; c < 48; ++c) {
+    w.core(c, 1);
+    I in = copyIn(bytes);
+    in.gmBlock = 1;
+    in.gmOffset = shared ? 0 : c * bytes;
+    in.l2Bypass = hinted;
+    w.instr(in);
+  }
+  return run(w.text()).launch();
+}
+
+TEST(Timeline, ReadsOfBytesL2HoldsComeFromL2) {
+  // hardware.md §3.3: a cached read of a small footprint streams at L2's 4.6 TB/s; bytes read the first time
+  // come through the allocating path at 920 GB/s.
+  constexpr uint64_t kBytes = 1 << 20;
+  LaunchProfile disjoint = sharedOrDisjointReads(kBytes, false, false);
+  LaunchProfile shared = sharedOrDisjointReads(kBytes, true, false);
+  EXPECT_EQ(disjoint.l2HitBytes, 0);
+  // The first core to start reads the megabyte from HBM; the 47 others find it held.
+  EXPECT_EQ(shared.l2HitBytes, 47.0 * kBytes);
+  double startup = (arch().mte2Startup + 47 * stagger()) / arch().clockHz;
+  EXPECT_NEAR(disjoint.deviceS, 48.0 * kBytes / (arch().hbmStreamBw * arch().l2AllocateReadFactor), startup);
+  // 47 MiB through L2, shared max-min fairly, while the first core's miss runs at its own peak.
+  EXPECT_NEAR(shared.deviceS, std::max(47.0 * kBytes / arch().l2Bw, kBytes / (arch().mte2GmUbBw * arch().clockHz)),
+              startup);
+  EXPECT_LT(shared.deviceS, disjoint.deviceS / 3);
+  std::string text = renderProfile(SimulationResult{{shared}, shared.totalS}, "910b2");
+  EXPECT_NE(text.find("GM: 50331648 B read (49283072 B of it held in L2), 0 B written"), std::string::npos) << text;
+}
+
+TEST(Timeline, AReadHintedAroundL2StreamsAtTheBypassRateAndIsNotHeld) {
+  constexpr uint64_t kBytes = 1 << 20;
+  LaunchProfile hinted = sharedOrDisjointReads(kBytes, false, true);
+  double startup = (arch().mte2Startup + 47 * stagger()) / arch().clockHz;
+  EXPECT_NEAR(hinted.deviceS, 48.0 * kBytes / arch().hbmStreamBw, startup);
+  EXPECT_EQ(hinted.bypassReadBytes, 48.0 * kBytes);
+  std::string text = renderProfile(SimulationResult{{hinted}, hinted.totalS}, "910b2");
+  EXPECT_NE(text.find("reads around L2 (SetL2CacheHint), writes absorbed by L2"), std::string::npos) << text;
+  // Nothing read around L2 is kept there: the same megabyte read by every core is 48 misses.
+  EXPECT_EQ(sharedOrDisjointReads(kBytes, true, true).l2HitBytes, 0);
+}
+
+TEST(L2Residency, HoldsLinesUntilItsCapacityAndNothingWithoutAFootprint) {
+  L2Residency l2(1024, 128);  // 8 lines
+  TraceInstr in;
+  in.gmBlock = 3;
+  in.gmTouches = 2;
+  in.gmLen = 256;
+  in.gmStride = 512;  // lines 0-1 and 4-5
+  EXPECT_EQ(l2.touch(in), 0);
+  EXPECT_EQ(l2.touch(in), 1);
+  EXPECT_EQ(l2.heldBytes(), 512);
+  in.gmOffset = 128;  // lines 1-2 and 5-6: half held
+  EXPECT_EQ(l2.touch(in), 0.5);
+  TraceInstr wide;
+  wide.gmBlock = 4;
+  wide.gmTouches = 1;
+  wide.gmLen = 1024;  // 8 lines of another buffer; 2 fit
+  EXPECT_EQ(l2.touch(wide), 0);
+  EXPECT_EQ(l2.heldBytes(), 1024);
+  EXPECT_EQ(l2.touch(wide), 0.25);
+  wide.gmIrregular = true;
+  EXPECT_EQ(l2.touch(wide), 0);
+  EXPECT_FALSE(hasFootprint(wide));
 }
 
 TEST(Timeline, WritesBeyondL2ShareHbmWithTheReads) {

@@ -35,6 +35,7 @@ class KernelBiasAdd {
   __aicore__ inline void Init(GM_ADDR x, GM_ADDR bias, GM_ADDR y, const BiasAddTilingData& tiling) {
     tiling_ = tiling;
     xGm_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(x), static_cast<uint64_t>(tiling_.M * 1024));
+    xGm_.SetL2CacheHint(CacheMode::CACHE_MODE_DISABLE);  // read once: around L2 (cache-hints)
     biasGm_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(bias), static_cast<uint64_t>(1024));
     yGm_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(y), static_cast<uint64_t>(tiling_.M * 1024));
     pipe_.InitBuffer(vQue_, 2, 32768);  // f32[r, c] per copy

@@ -37,6 +37,7 @@ class KernelLayerNorm {
   __aicore__ inline void Init(GM_ADDR x, GM_ADDR gamma, GM_ADDR beta, GM_ADDR y, const LayerNormTilingData& tiling) {
     tiling_ = tiling;
     xGm_.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(x), static_cast<uint64_t>(tiling_.M * tiling_.N));
+    xGm_.SetL2CacheHint(CacheMode::CACHE_MODE_DISABLE);  // read once: around L2 (cache-hints)
     gammaGm_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(gamma), static_cast<uint64_t>(tiling_.N));
     betaGm_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(beta), static_cast<uint64_t>(tiling_.N));
     yGm_.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(y), static_cast<uint64_t>(tiling_.M * tiling_.N));

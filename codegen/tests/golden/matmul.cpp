@@ -42,8 +42,8 @@ class KernelMatmul {
     cGm_.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(c), static_cast<uint64_t>(tiling_.M * tiling_.N));
     pipe_.InitBuffer(b1Que_, 2, 32768);  // f16[k, n] per copy
     pipe_.InitBuffer(a1Que_, 2, 16384);  // f16[m, k] per copy
-    pipe_.InitBuffer(tmp0Que_, 1, 16384);  // f16[m, k] per copy
-    pipe_.InitBuffer(tmp1Que_, 1, 32768);  // f16[k, n] per copy
+    pipe_.InitBuffer(tmp0Que_, 2, 16384);  // f16[m, k] per copy
+    pipe_.InitBuffer(tmp1Que_, 2, 32768);  // f16[k, n] per copy
     pipe_.InitBuffer(accQue_, 1, 131072);  // f32[m, n] per copy
   }
   __aicore__ inline void Process() {

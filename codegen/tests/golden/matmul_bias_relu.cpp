@@ -48,8 +48,8 @@ class KernelMatmulBiasRelu {
     if (ASCEND_IS_AIV) pipe_.InitBuffer(calcBuf_, 65536);  // compute-only values and work buffers
     if (ASCEND_IS_AIC) pipe_.InitBuffer(a1Que_, 2, 16384);  // f16[m, k] per copy
     if (ASCEND_IS_AIC) pipe_.InitBuffer(b1Que_, 2, 16384);  // f16[k, n] per copy
-    if (ASCEND_IS_AIC) pipe_.InitBuffer(tmp0Que_, 1, 16384);  // f16[m, k] per copy
-    if (ASCEND_IS_AIC) pipe_.InitBuffer(tmp1Que_, 1, 16384);  // f16[k, n] per copy
+    if (ASCEND_IS_AIC) pipe_.InitBuffer(tmp0Que_, 2, 16384);  // f16[m, k] per copy
+    if (ASCEND_IS_AIC) pipe_.InitBuffer(tmp1Que_, 2, 16384);  // f16[k, n] per copy
     if (ASCEND_IS_AIC) pipe_.InitBuffer(accQue_, 1, 65536);  // f32[m, n] per copy
   }
   __aicore__ inline void Process() {

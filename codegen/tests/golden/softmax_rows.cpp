@@ -36,6 +36,7 @@ class KernelSoftmaxRows {
   __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, const SoftmaxRowsTilingData& tiling) {
     tiling_ = tiling;
     xGm_.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(x), static_cast<uint64_t>(tiling_.M * tiling_.N));
+    xGm_.SetL2CacheHint(CacheMode::CACHE_MODE_DISABLE);  // read once: around L2 (cache-hints)
     yGm_.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(y), static_cast<uint64_t>(tiling_.M * tiling_.N));
     pipe_.InitBuffer(tQue_, 2, 16384);  // f16[r, N] per copy
     pipe_.InitBuffer(tmp3Que_, 2, 16384);  // f16[r, N] per copy

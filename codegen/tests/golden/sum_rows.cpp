@@ -36,6 +36,7 @@ class KernelSumRows {
   __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, const SumRowsTilingData& tiling) {
     tiling_ = tiling;
     xGm_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(x), static_cast<uint64_t>(tiling_.M * tiling_.N));
+    xGm_.SetL2CacheHint(CacheMode::CACHE_MODE_DISABLE);  // read once: around L2 (cache-hints)
     yGm_.SetGlobalBuffer(reinterpret_cast<__gm__ float*>(y), static_cast<uint64_t>(tiling_.M));
     pipe_.InitBuffer(vQue_, 2, 32768);  // f32[r, N] per copy
     pipe_.InitBuffer(sQue_, 2, 128);  // f32[r, 1] per copy

@@ -16,6 +16,7 @@
 
 #include "emu/base.h"
 #include "emu/enums.h"
+#include "emu/gm.h"
 #include "emu/memstate.h"
 #include "emu/trace.h"
 
@@ -273,9 +274,24 @@ class Core {
 
   void readGm(uint32_t idx, const void* p, uint64_t len, const char* what, const SrcLoc& loc) {
     touchGm(idx, reinterpret_cast<uintptr_t>(p), len, false, what, loc);
+    footprint(idx, reinterpret_cast<uintptr_t>(p), len, false);
   }
   void writeGm(uint32_t idx, const void* p, uint64_t len, const char* what, const SrcLoc& loc) {
     touchGm(idx, reinterpret_cast<uintptr_t>(p), len, true, what, loc);
+    footprint(idx, reinterpret_cast<uintptr_t>(p), len, true);
+  }
+
+  // GlobalTensor::SetL2CacheHint on this core: accesses to [lo, hi) in the hinted directions go around L2 (the
+  // device's bypass address alias); a later hint on the same range replaces it.
+  void setL2Hint(uintptr_t lo, uintptr_t hi, bool readBypass, bool writeBypass) {
+    for (L2Hint& h : l2Hints_) {
+      if (h.lo == lo && h.hi == hi) {
+        h.read = readBypass;
+        h.write = writeBypass;
+        return;
+      }
+    }
+    l2Hints_.push_back(L2Hint{lo, hi, readBypass, writeBypass});
   }
 
   // --- synchronisation -------------------------------------------------------------------------------------------
@@ -378,6 +394,40 @@ class Core {
     record(idx, q, m, first, end, isWrite, h0, h);
   }
 
+  struct L2Hint {
+    uintptr_t lo, hi;
+    bool read, write;
+  };
+
+  bool bypassesL2(uintptr_t addr, bool isWrite) const {
+    bool bypass = false;
+    for (const L2Hint& h : l2Hints_) {  // the innermost (latest) matching range wins
+      if (addr >= h.lo && addr < h.hi) bypass = isWrite ? h.write : h.read;
+    }
+    return bypass;
+  }
+
+  // Records the GM bytes an instruction touches as a strided run (trace keys gb/go/gl/gs/gn/gi, l2b).
+  void footprint(uint32_t idx, uintptr_t addr, uint64_t len, bool isWrite) {
+    Instr& in = trace_[idx];
+    if (in.gmTouches == 0) {
+      const GmBlock* b = gmFind(addr);
+      in.gmBlock = b ? b->id : 0;
+      in.gmOffset = b ? addr - b->base : 0;
+      in.gmLen = len;
+      in.l2Bypass = bypassesL2(addr, isWrite);
+      footIdx_ = idx;
+      footFirst_ = addr;
+    } else if (idx != footIdx_ || addr < footFirst_ || len != in.gmLen) {
+      in.gmIrregular = true;
+    } else if (in.gmTouches == 1) {
+      in.gmStride = addr - footFirst_;
+    } else if (addr != footFirst_ + in.gmTouches * in.gmStride) {
+      in.gmIrregular = true;
+    }
+    ++in.gmTouches;
+  }
+
   void touchGm(uint32_t idx, uintptr_t addr, uint64_t len, bool isWrite, const char* what, const SrcLoc& loc) {
     if (len == 0) return;
     uintptr_t first = addr / kBlock, end = (addr + len - 1) / kBlock + 1;
@@ -469,6 +519,9 @@ class Core {
   int64_t blockIdx_, subIdx_, coreId_;
   Arena arenas_[kMemCount];
   std::vector<Instr> trace_;
+  std::vector<L2Hint> l2Hints_;
+  uint32_t footIdx_ = 0;
+  uintptr_t footFirst_ = 0;
   const char* lastScalarFile_ = nullptr;
   const char* lastFile_ = nullptr;
   const char* lastBase_ = "";

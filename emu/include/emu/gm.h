@@ -10,7 +10,13 @@ namespace tcemu {
 struct GmBlock {
   uintptr_t base = 0;
   uint64_t size = 0;
+  uint32_t id = 0;  // 1-based allocation serial: names the buffer in the trace the same way on every run
 };
+
+inline uint32_t& gmSerial() {
+  static uint32_t serial = 0;
+  return serial;
+}
 
 inline std::map<uintptr_t, GmBlock>& gmRegistry() {
   static std::map<uintptr_t, GmBlock> blocks;
@@ -23,7 +29,7 @@ inline void* gmAlloc(size_t size) {
   void* p = std::aligned_alloc(512, padded);
   TCEMU_ASSERT(p != nullptr, "GmAlloc out of host memory");
   std::memset(p, 0, padded);
-  gmRegistry()[reinterpret_cast<uintptr_t>(p)] = GmBlock{reinterpret_cast<uintptr_t>(p), size};
+  gmRegistry()[reinterpret_cast<uintptr_t>(p)] = GmBlock{reinterpret_cast<uintptr_t>(p), size, ++gmSerial()};
   return p;
 }
 
@@ -33,6 +39,15 @@ inline void gmFree(void* p) {
   if (it == reg.end()) fail(SrcLoc::current(), "GmFree of %p, which GmAlloc did not return", p);
   reg.erase(it);
   std::free(p);
+}
+
+// The allocation holding address a, or null.
+inline const GmBlock* gmFind(uintptr_t a) {
+  auto& reg = gmRegistry();
+  auto it = reg.upper_bound(a);
+  if (it == reg.begin()) return nullptr;
+  --it;
+  return a < it->second.base + std::max<uint64_t>(it->second.size, 1) ? &it->second : nullptr;
 }
 
 // Checks [p, p+len) lies inside one GmAlloc allocation.

@@ -362,11 +362,14 @@ inline void writeTraceLine(std::FILE* f, uint32_t i, const Instr& in) {
   std::fprintf(f,
                "{\"i\":%u,\"p\":\"%s\",\"c\":\"%s\",\"n\":\"%s\",\"f\":\"%s\",\"l\":%d,\"dt\":%u,\"rep\":%u,"
                "\"el\":%llu,\"by\":%llu,\"bu\":%u,\"bl\":%u,\"ga\":%u,\"src\":\"%s\",\"dst\":\"%s\",\"m\":%u,"
-               "\"k\":%u,\"nn\":%u,\"ev\":%d,\"tok\":%u,\"xf\":%d,\"xm\":%u}\n",
+               "\"k\":%u,\"nn\":%u,\"ev\":%d,\"tok\":%u,\"xf\":%d,\"xm\":%u,\"gb\":%u,\"go\":%llu,\"gl\":%llu,"
+               "\"gs\":%llu,\"gn\":%u,\"gi\":%d,\"l2b\":%d}\n",
                i, pipe, opClassName(in.cls), in.name, in.file, in.line, in.dtypeBytes, in.repeats,
                static_cast<unsigned long long>(in.elements), static_cast<unsigned long long>(in.bytes), in.bursts,
                in.burstBytes, in.gmAlign, spaceName(in.src), spaceName(in.dst), in.m, in.k, in.n, in.event, in.token,
-               in.crossFlag, in.crossMode);
+               in.crossFlag, in.crossMode, in.gmBlock, static_cast<unsigned long long>(in.gmOffset),
+               static_cast<unsigned long long>(in.gmLen), static_cast<unsigned long long>(in.gmStride), in.gmTouches,
+               in.gmIrregular ? 1 : 0, in.l2Bypass ? 1 : 0);
 }
 
 inline void writeReport(const Launch& launch, KernelMode mode, int64_t blockDim) {

@@ -244,6 +244,17 @@ class GlobalTensor {
   template <CacheRwMode rwMode = CacheRwMode::RW>
   void SetL2CacheHint(CacheMode mode) {
     cacheMode_ = mode;
+    // The device reaches GM around L2 through an address alias; the emulator keeps one GM and tells the
+    // performance model through the trace (l2b) which accesses took that path.
+    if (tcemu::Core* core = tcemu::currentCore()) {
+      uintptr_t lo = reinterpret_cast<uintptr_t>(addr_);
+      const tcemu::GmBlock* b = tcemu::gmFind(lo);
+      uintptr_t hi = size_ > 0 ? lo + size_ * sizeof(PrimType) : b ? b->base + b->size : lo;
+      bool off = mode == CacheMode::CACHE_MODE_DISABLE;
+      bool r = rwMode == CacheRwMode::READ || rwMode == CacheRwMode::RW;
+      bool w = rwMode == CacheRwMode::WRITE || rwMode == CacheRwMode::RW;
+      core->setL2Hint(lo, hi, off && r, off && w);
+    }
   }
 
   // Emulator internals.

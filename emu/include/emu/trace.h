@@ -5,13 +5,18 @@
 //   {"launch":N,"kernel":"add_custom","mode":"AIV","blocks":8,"cores":8}
 //   {"core":0,"kind":"AIV","block":0,"sub":0,"instrs":123}
 //   {"i":0,"p":"MTE2","c":"dma_in","n":"DataCopy","f":"add.cpp","l":42,"dt":2,"rep":0,"el":4096,"by":8192,
-//    "bu":1,"bl":8192,"ga":0,"src":"GM","dst":"UB","m":0,"k":0,"nn":0,"ev":-1,"tok":0,"xf":-1,"xm":0}
+//    "bu":1,"bl":8192,"ga":0,"src":"GM","dst":"UB","m":0,"k":0,"nn":0,"ev":-1,"tok":0,"xf":-1,"xm":0,
+//    "gb":1,"go":0,"gl":8192,"gs":0,"gn":1,"gi":0,"l2b":0}
 // one line per instruction after its core's line. Keys: i index, p pipe, c class, n API name, f/l kernel call site
 // (file base name), dt element bytes, rep vector repeats, el elements, by bytes moved, bu bursts, bl burst bytes,
 // ga GM byte address modulo 512 (alignment), src/dst memories, m/k/nn Mmad shape, ev HardEvent index of a sync
 // instruction (-1 otherwise; PIPE_ALL barriers have p "ALL"), tok pairs a set with its wait (0 = none), xf/xm the
 // flag id (-1 otherwise) and mode of a CrossCoreSetFlag/CrossCoreWaitFlag: the timeline pairs a cross-core wait
-// with the sets of the other cores from them (the topology of a mode is the core lines' kind/block/sub).
+// with the sets of the other cores from them (the topology of a mode is the core lines' kind/block/sub). The GM
+// footprint of a DMA, for the performance model's L2: gb the GmAlloc buffer (1-based allocation serial, 0 = none),
+// go the first byte's offset in it, gl the bytes of each access, gs the distance between consecutive accesses'
+// starts, gn their count, gi 1 when they are not evenly spaced (the footprint is then unknown), l2b 1 when the
+// access goes around L2 (GlobalTensor::SetL2CacheHint(CacheMode::CACHE_MODE_DISABLE) on this core).
 #pragma once
 
 #include <cstdint>
@@ -68,6 +73,13 @@ struct Instr {
   uint32_t token = 0;     // pairs a SetFlag with the WaitFlag that consumed it
   int8_t crossFlag = -1;  // flag id of a cross-core set or wait
   uint8_t crossMode = 0;  // its mode: 0 all cores of a kind, 1 the AIV pair of a block, 2 AIC <-> AIV of a block
+  // GM footprint (see the file comment): gmTouches accesses of gmLen bytes, gmStride apart, from gmOffset of
+  // buffer gmBlock.
+  uint32_t gmBlock = 0;
+  uint32_t gmTouches = 0;
+  uint64_t gmOffset = 0, gmLen = 0, gmStride = 0;
+  bool gmIrregular = false;
+  bool l2Bypass = false;
 };
 
 }  // namespace tcemu

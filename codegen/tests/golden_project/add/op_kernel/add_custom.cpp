@@ -23,7 +23,9 @@ class KernelAdd {
   __aicore__ inline void Init(GM_ADDR x, GM_ADDR y, GM_ADDR z, const AddCustomTilingData& tiling) {
     tiling_ = tiling;
     xGm_.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(x), static_cast<uint64_t>(tiling_.N));
+    xGm_.SetL2CacheHint(CacheMode::CACHE_MODE_DISABLE);  // read once: around L2 (cache-hints)
     yGm_.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(y), static_cast<uint64_t>(tiling_.N));
+    yGm_.SetL2CacheHint(CacheMode::CACHE_MODE_DISABLE);  // read once: around L2 (cache-hints)
     zGm_.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(z), static_cast<uint64_t>(tiling_.N));
     pipe_.InitBuffer(aQue_, 2, 8192);  // f16[t] per copy
     pipe_.InitBuffer(bQue_, 2, 8192);  // f16[t] per copy
