@@ -3,6 +3,9 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <sstream>
+
 #include "passes/tests/compile_fixture.h"
 
 namespace tilecraft::passes {
@@ -13,24 +16,16 @@ using ::testing::Not;
 
 std::string hinted(const std::string& source) { return testing::irAfter(source, "cache-hints"); }
 
+// The add example: each core loads its share of x and y once.
 TEST(CacheHints, AnInputEachCoreReadsOnceStreams) {
-  std::string ir = hinted(R"(N = dim()
-
-@kernel
-def k(x: Tensor[f32, (N,)], y: Tensor[f32, (N,)], z: Tensor[f32, (N,)]):
-    part = split(N, cores=vector_cores())
-    for t in tiles(part, size=1024):
-        with copyin:
-            a = load(x[t])
-            b = load(y[t])
-        with compute:
-            c = a + b
-        with copyout:
-            store(z[t], c)
-)");
-  EXPECT_THAT(ir, HasSubstr("tensor x: f32[N] in GM (in, streamed)\n"));
-  EXPECT_THAT(ir, HasSubstr("tensor y: f32[N] in GM (in, streamed)\n"));
-  EXPECT_THAT(ir, HasSubstr("tensor z: f32[N] in GM (out)\n"));
+  std::ifstream file(std::string(TILECRAFT_SOURCE_DIR) + "/examples/elementwise/add.tile");
+  std::stringstream text;
+  text << file.rdbuf();
+  ASSERT_FALSE(text.str().empty());
+  std::string ir = hinted(text.str());
+  EXPECT_THAT(ir, HasSubstr("tensor x: f16[N] in GM (in, streamed)\n"));
+  EXPECT_THAT(ir, HasSubstr("tensor y: f16[N] in GM (in, streamed)\n"));
+  EXPECT_THAT(ir, HasSubstr("tensor z: f16[N] in GM (out)\n"));
 }
 
 // A row every core loads, a tensor loaded twice, one loaded in a loop that does not index it, and one every core
