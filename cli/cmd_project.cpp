@@ -235,6 +235,12 @@ void registerProjectCommands(CLI::App& app) {
   run->add_option("--out", cmd->options.outDir, "Write each output as NAME.npy here");
   run->add_option("--keep", cmd->options.keepDir, "Keep the generated drivers, tiling header and buffers here");
   run->add_option("--timeout", cmd->options.timeoutSeconds, "Seconds each program may run")->capture_default_str();
+  run->add_option("--sync", cmd->options.sync,
+                  "Cross-pipe sync: project (bisheng's --cce-auto-sync unless the project's CMakeLists.txt turns it "
+                  "off) | auto | strict (an unsynchronised access is an error)")
+      ->capture_default_str();
+  run->add_option("--include", cmd->options.includeDirs,
+                  "Another header folder for op_host and op_kernel (repeat), e.g. cann-ops' common includes");
   run->add_option("--task", cmd->task,
                   "A task folder (proto.yaml, cases.csv, golden.py): judge every case against its golden instead of "
                   "--in/--expect");

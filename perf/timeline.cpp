@@ -260,6 +260,14 @@ class CoreSim {
   bool drained() const;
   double drainTime() const;
   double fired(uint32_t token) const { return token < fired_.size() ? fired_[token] : kNever; }
+  // When the auto-sync dependencies of an instruction (TraceInstr::after) have all completed; kNever until then.
+  double depsDone(const TraceInstr& in) const {
+    double t = 0;
+    for (uint32_t a : in.after) {
+      if (a) t = std::max(t, doneAt_[a - 1]);
+    }
+    return t;
+  }
   static bool isCross(const TraceInstr& in) { return in.cls == TraceClass::CoreSync && in.crossFlag >= 0; }
   bool isCrossWait(const TraceInstr& in) const { return trace_.names[in.name] == "CrossCoreWaitFlag"; }
   void record(int pipe, uint32_t instr, double start, double cycles);
@@ -274,7 +282,8 @@ class CoreSim {
   double issueAt_ = 0;
   Block block_ = Block::None;
   std::array<Pipe, kTracePipes> pipes_;
-  std::vector<double> fired_;  // token -> time its set fired
+  std::vector<double> fired_;   // token -> time its set fired
+  std::vector<double> doneAt_;  // instruction -> when it completed (kNever: not yet)
   std::array<double, kTracePipes> busy_{};
   bool done_ = false;
 };
@@ -342,6 +351,7 @@ CoreSim::CoreSim(LaunchSim& launch, int index, const TraceCore& core, std::vecto
   uint32_t maxToken = 0;
   for (const TraceInstr& in : core.instrs) maxToken = std::max(maxToken, in.token);
   fired_.assign(static_cast<size_t>(maxToken) + 1, kNever);
+  doneAt_.assign(core.instrs.size(), kNever);
 }
 
 void CoreSim::record(int pipe, uint32_t instr, double start, double cycles) {
@@ -385,6 +395,7 @@ bool CoreSim::issue() {
       record(kS, i, start, cost.cycles);
       issueAt_ = start + cost.cycles;
       pipes_[kS].lastEnd = issueAt_;
+      doneAt_[i] = issueAt_;
       ++next_;
       changed = true;
       if (name == "SyncAll") {
@@ -395,7 +406,11 @@ bool CoreSim::issue() {
     }
     int p = static_cast<int>(in.pipe);
     if (p == kS) {
-      double start = issueAt_;
+      double start = std::max(issueAt_, depsDone(in));
+      if (start == kNever) {
+        block_ = Block::Token;
+        break;
+      }
       if (in.cls == TraceClass::WaitFlag || (cross && isCrossWait(in))) {
         double f = in.cls == TraceClass::WaitFlag ? fired(in.token) : launch_.crossReady(index_, in);
         if (f == kNever) {
@@ -408,6 +423,7 @@ bool CoreSim::issue() {
       record(kS, i, start, cost.cycles);
       issueAt_ = start + cost.cycles;
       pipes_[kS].lastEnd = issueAt_;
+      doneAt_[i] = issueAt_;
       if (in.cls == TraceClass::SetFlag && in.token < fired_.size()) fired_[in.token] = issueAt_;
       if (cross && !isCrossWait(in)) launch_.crossSignal(index_, in, issueAt_);
     } else {
@@ -429,7 +445,8 @@ bool CoreSim::startPipes(double now) {
     if (p == kS || pipe.busy || pipe.head >= pipe.queue.size()) continue;
     auto [i, issuedAt] = pipe.queue[pipe.head];
     const TraceInstr& in = core_.instrs[i];
-    double ready = std::max(issuedAt, pipe.lastEnd);
+    double ready = std::max({issuedAt, pipe.lastEnd, depsDone(in)});
+    if (ready == kNever) continue;  // woken when the instruction it waits for completes
     bool crossWait = isCross(in) && isCrossWait(in);
     if (in.cls == TraceClass::WaitFlag || crossWait) {
       double f = crossWait ? launch_.crossReady(index_, in) : fired(in.token);
@@ -460,6 +477,7 @@ void CoreSim::complete(Pipe& p, int pipe, double end) {
   p.busy = false;
   p.inPool = false;
   p.lastEnd = end;
+  doneAt_[p.cur] = end;
   // A set fires once its pipe has finished everything before it: the pipe is in order.
   if (in.cls == TraceClass::SetFlag && in.token < fired_.size()) fired_[in.token] = end;
   if (isCross(in) && !isCrossWait(in)) launch_.crossSignal(index_, in, end);

@@ -153,11 +153,11 @@ TraceInstr fromFlat(const std::vector<FlatValue>& values, Interner& intern) {
     if (!v.isString) throw std::invalid_argument(fmt::format("key '{}' is not a string", v.key));
     return std::string(v.text);
   };
-  // The first 20 keys are required; xf and xm (cross-core flags) and the GM footprint (gb .. l2b) are newer and
-  // optional.
-  static const char* const keys[] = {"i",  "p",  "c",  "n",   "f",   "l",  "dt", "rep", "el", "by",
-                                     "bu", "bl", "ga", "src", "dst", "m",  "k",  "nn",  "ev", "tok",
-                                     "xf", "xm", "gb", "go",  "gl",  "gs", "gn", "gi",  "l2b"};
+  // The first 20 keys are required; xf and xm (cross-core flags), the GM footprint (gb .. l2b) and the auto-sync
+  // dependencies (aw, aw2) are newer and optional.
+  static const char* const keys[] = {"i",  "p",  "c",   "n",   "f",  "l",  "dt",  "rep", "el",  "by", "bu",
+                                     "bl", "ga", "src", "dst", "m",  "k",  "nn",  "ev",  "tok", "xf", "xm",
+                                     "gb", "go", "gl",  "gs",  "gn", "gi", "l2b", "aw",  "aw2"};
   constexpr int kKeys = static_cast<int>(std::size(keys));
   for (const FlatValue& v : values) {
     int key = -1;
@@ -199,10 +199,23 @@ TraceInstr fromFlat(const std::vector<FlatValue>& values, Interner& intern) {
       case 26: in.gmTouches = static_cast<uint32_t>(count(v)); break;
       case 27: in.gmIrregular = count(v) != 0; break;
       case 28: in.l2Bypass = count(v) != 0; break;
+      case 29: in.after[0] = static_cast<uint32_t>(count(v)); break;
+      case 30: in.after[1] = static_cast<uint32_t>(count(v)); break;
     }
   }
   for (int k = 0; k < 20; ++k) {
     if (!(seen & (1u << k))) throw std::invalid_argument(fmt::format("instruction lacks the key '{}'", keys[k]));
+  }
+  return in;
+}
+
+// An auto-sync dependency names an earlier instruction of the same core.
+const TraceInstr& checkAfter(const TraceInstr& in, size_t position) {
+  for (uint32_t a : in.after) {
+    if (a > position) {
+      throw std::invalid_argument(
+          fmt::format("key 'aw' names instruction {}, not one before this one ({})", a - 1, position));
+    }
   }
   return in;
 }
@@ -228,7 +241,8 @@ TraceFile parseTrace(std::string_view text, const std::string& fileName) {
         if (trace.launches.empty() || trace.launches.back().cores.empty() || remaining == 0) {
           throw std::invalid_argument("an instruction outside a core's block");
         }
-        trace.launches.back().cores.back().instrs.push_back(fromFlat(flat, intern));
+        auto& instrs = trace.launches.back().cores.back().instrs;
+        instrs.push_back(checkAfter(fromFlat(flat, intern), instrs.size()));
         --remaining;
         continue;
       } catch (const std::invalid_argument& e) {
@@ -295,7 +309,10 @@ TraceFile parseTrace(std::string_view text, const std::string& fileName) {
         in.gmTouches = static_cast<uint32_t>(optional("gn"));
         in.gmIrregular = optional("gi") != 0;
         in.l2Bypass = optional("l2b") != 0;
-        trace.launches.back().cores.back().instrs.push_back(in);
+        in.after[0] = static_cast<uint32_t>(optional("aw"));
+        in.after[1] = static_cast<uint32_t>(optional("aw2"));
+        auto& instrs = trace.launches.back().cores.back().instrs;
+        instrs.push_back(checkAfter(in, instrs.size()));
         --remaining;
       } else {
         throw std::invalid_argument("neither a launch, a core nor an instruction");

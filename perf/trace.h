@@ -48,6 +48,9 @@ struct TraceInstr {
   uint64_t gmOffset = 0, gmLen = 0, gmStride = 0;
   bool gmIrregular = false;
   bool l2Bypass = false;  // key l2b: the access goes around L2 (SetL2CacheHint(CACHE_MODE_DISABLE))
+  // Keys aw/aw2 (optional): index + 1 of earlier instructions of this core, on other pipes, that must complete
+  // before this one starts: the flags bisheng's auto-sync would insert (0 = none).
+  uint32_t after[2] = {0, 0};
 };
 
 struct TraceCore {

@@ -140,6 +140,20 @@ std::vector<std::string> specFiles(const std::string& value, bool list) {
   return files;
 }
 
+// bisheng's --cce-auto-sync, as the project's build passes it (add_ops_compile_options in the top or op_kernel
+// CMakeLists.txt): on unless turned off; the last mention wins.
+bool autoSyncOption(const std::string& absDir) {
+  bool on = true;
+  for (const char* file : {"CMakeLists.txt", "op_kernel/CMakeLists.txt"}) {
+    std::string text = support::readFile((fs::path(absDir) / file).string()).value_or("");
+    const std::string flag = "--cce-auto-sync";
+    for (size_t at = text.find(flag); at != std::string::npos; at = text.find(flag, at + flag.size())) {
+      on = text.compare(at + flag.size(), 4, "=off") != 0;
+    }
+  }
+  return on;
+}
+
 }  // namespace
 
 bool findLayout(const std::string& dir, ProjectLayout& layout, std::string* error) {
@@ -182,6 +196,7 @@ bool findLayout(const std::string& dir, ProjectLayout& layout, std::string* erro
     return false;
   }
   layout.kernelSource = kernels.front();
+  layout.autoSync = autoSyncOption(layout.absDir);
   return true;
 }
 
@@ -239,7 +254,7 @@ std::string hostDriverSource(const ProjectLayout& layout) {
 
 // The entry is renamed while the kernel is compiled (the API headers come first, so only the kernel sees the
 // macro): an operator named after a C library function (Sqrt -> `sqrt`) would otherwise clash with it.
-std::string kernelDriverSource(const ProjectLayout& layout, const std::string& entry, size_t tensors) {
+std::string kernelDriverSource(const ProjectLayout& layout, const std::string& entry, size_t tensors, bool autoSync) {
   std::string args;
   for (size_t i = 0; i < tensors + 2; ++i) args += fmt::format("{}a[{}]", i ? ", " : "", i);
   return fmt::format(
@@ -252,11 +267,13 @@ std::string kernelDriverSource(const ProjectLayout& layout, const std::string& e
       "#undef {0}\n\n"
       "namespace {{\n"
       "void tcLaunch(GM_ADDR* a, uint32_t blockDim) {{\n"
+      "  ::tcemu::setAutoSync({4});\n"
+      "  ::tcemu::setPoisonUnwritten(true);\n"
       "  ::tcemu::runKernel(\"{0}\", blockDim, [&]() {{ tc_entry_{0}({2}); }});\n"
       "}}\n"
       "}}  // namespace\n\n"
       "int main(int argc, char** argv) {{ return tcemu::project::launchMain(argc, argv, {3}, &tcLaunch); }}\n",
-      entry, fs::path(layout.kernelSource).filename().string(), args, tensors);
+      entry, fs::path(layout.kernelSource).filename().string(), args, tensors, autoSync ? "true" : "false");
 }
 
 class ProjectRun {
@@ -266,6 +283,13 @@ class ProjectRun {
       : options_(options), service_(service), out_(out), err_(err), outcome_(outcome) {}
 
   int run() {
+    if (options_.sync != "project" && options_.sync != "auto" && options_.sync != "strict") {
+      return usage(fmt::format("error: --sync {}: not a sync mode; hint: project, auto or strict", options_.sync));
+    }
+    for (const std::string& dir : options_.includeDirs) {
+      std::error_code ec;
+      if (!fs::is_directory(dir, ec)) return usage(fmt::format("error: --include {}: no such folder", dir));
+    }
     if (auto e = makeWork(options_.keepDir, work_)) return usage(*e);
     std::string error;
     if (!openLayout(options_.dir, work_.root / "submission", layout_, &error)) {
@@ -293,6 +317,11 @@ class ProjectRun {
     return 2;
   }
 
+  void addIncludes(runner::BuildRequest& request) const {
+    for (const std::string& dir : options_.includeDirs) request.includeDirs.push_back(fs::absolute(dir).string());
+  }
+  bool autoSync() const { return options_.sync == "auto" || (options_.sync == "project" && layout_.autoSync); }
+
   int buildHost() {
     fs::path dir = work_.root / "host";
     fs::create_directories(dir);
@@ -300,6 +329,7 @@ class ProjectRun {
     runner::BuildRequest request;
     request.source = (dir / "host_main.cpp").string();
     request.includeDirs = {(fs::path(layout_.absDir) / "op_host").string()};
+    addIncludes(request);
     request.warnings = false;  // the project's own code: its warnings are not ours to fail on
     runner::BuildResult built = service_.build(request);
     outcome_.seconds += built.seconds;
@@ -619,12 +649,13 @@ class ProjectRun {
     std::optional<std::string> kernelText = support::readFile(layout_.kernelSource);
     size_t tensors = info_.inputs.size() + info_.outputs.size();
     if (!writeOrSay(dir / "tc_kernel_tiling.h", kernelTilingHeader(info_), err_) ||
-        !writeOrSay(dir / "kernel_main.cpp", kernelDriverSource(layout_, entry_, tensors), err_)) {
+        !writeOrSay(dir / "kernel_main.cpp", kernelDriverSource(layout_, entry_, tensors, autoSync()), err_)) {
       return 1;
     }
     runner::BuildRequest request;
     request.source = (dir / "kernel_main.cpp").string();
     request.includeDirs = {(fs::path(layout_.absDir) / "op_kernel").string()};
+    addIncludes(request);
     request.warnings = false;
     for (size_t i = 0; i < info_.inputs.size(); ++i) {
       int t = !inputs_[i].empty() ? *geTypeOf(inputs_[i][0].dtype)

@@ -25,6 +25,11 @@ struct ProjectOptions {
   std::string keepDir;               // keep the generated sources and the buffers here
   double timeoutSeconds = 120;
   bool trace = false;  // the kernel run writes the emulator's instruction trace (ProjectOutcome::run.tracePath)
+  // Cross-pipe synchronisation: "project" follows the project's build options (CANN compiles custom operators with
+  // --cce-auto-sync unless its CMakeLists.txt says --cce-auto-sync=off), "auto" inserts it, "strict" makes every
+  // unsynchronised cross-pipe access an error, as for a bare kernel.
+  std::string sync = "project";
+  std::vector<std::string> includeDirs = {};  // more header folders for op_host and op_kernel (cann-ops' common)
   // NAME=VALUE from a task's case: applied to the attributes the OpDef declares, the others ignored (a task may
   // carry attributes an implementation takes as constants).
   std::vector<std::string> caseAttrs = {};
@@ -57,6 +62,7 @@ struct ProjectLayout {
   std::vector<std::string> hostSources;  // op_host/*.cpp, sorted by name
   std::string kernelSource;              // the one op_kernel/*.cpp
   std::vector<SourceMap> sources;        // unpacked from a submission: its files' lines in the snippet
+  bool autoSync = true;                  // the project's CMakeLists.txt do not turn --cce-auto-sync off
 };
 bool findLayout(const std::string& dir, ProjectLayout& layout, std::string* error);
 

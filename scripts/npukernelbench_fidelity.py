@@ -98,8 +98,14 @@ class Recorder(types.ModuleType):
 
 def reference(module, init, inputs):
     """The golden on the CPU; half and bfloat16 ops the CPU lacks run in float32, rounded back."""
+    return call_low_precision(module.Model, init, inputs)
+
+
+def call_low_precision(make, init, inputs):
+    """make(*init)(*inputs), or, when the CPU has no half or bfloat16 kernel for an op in it, the same on float32
+    copies of both, with the float32 tensors of the result rounded back to the inputs' low dtype."""
     try:
-        return module.Model(*init)(*inputs)
+        return make(*init)(*inputs)
     except RuntimeError as e:
         if 'Half' not in str(e) and 'BFloat16' not in str(e):
             raise
@@ -110,13 +116,26 @@ def reference(module, init, inputs):
         if isinstance(v, (list, tuple)):
             return type(v)(up(x) for x in v)
         return v.float() if isinstance(v, torch.Tensor) and v.dtype in (torch.float16, torch.bfloat16) else v
-    out = module.Model(*[up(v) for v in init])(*[up(v) for v in inputs])
+    out = make(*[up(v) for v in init])(*[up(v) for v in inputs])
 
     def down(v):
         if isinstance(v, (list, tuple)):
             return type(v)(down(x) for x in v)
         return v.to(low[0]) if isinstance(v, torch.Tensor) and v.dtype == torch.float32 and low else v
     return type(out)(down(v) for v in out) if isinstance(out, (list, tuple)) else down(out)
+
+
+def record_call(model, inputs, recorder):
+    """Runs ModelNew until its kernel_gen_ops call; returns the call's arguments (a list), which
+    call_low_precision rounds back like any result."""
+    recorder.calls.clear()
+    try:
+        model(*inputs)
+    except StopIteration:
+        pass
+    if not recorder.calls:
+        raise StopIteration
+    return list(recorder.calls[0][1])
 
 
 def classify(status, out, err):
@@ -184,22 +203,24 @@ def run_task(task, args):
             continue
         recorder.calls.clear()
         try:
-            module.ModelNew(*init)(*inputs)
+            # ModelNew may compute in half before its kernel call (GeGluGradV2's gelu): then in float32, the
+            # recorded tensors rounded back as the golden's are.
+            call_args = call_low_precision(lambda *i: lambda *a: record_call(module.ModelNew(*i), a, recorder), init,
+                                           inputs)
         except StopIteration:
-            pass
+            results.append(('golden', 'ModelNew made no kernel_gen_ops call'))
+            continue
         except Exception as e:  # noqa: BLE001
             results.append(('golden', f'ModelNew: {type(e).__name__}: {e}'))
             continue
-        if not recorder.calls:
-            results.append(('golden', 'ModelNew made no kernel_gen_ops call'))
-            continue
-        call_args = recorder.calls[0][1]
         # A list golden is one tensor-list output only when the OpDef declares one (ParamType(DYNAMIC)); otherwise
         # the list, like a tuple, is one output per element.
         list_output = isinstance(golden, list) and has_dynamic_output(answer)
         outs = [golden] if list_output or not isinstance(golden, (list, tuple)) else list(golden)
         with tempfile.TemporaryDirectory(prefix='nkb-') as tmp:
             cmd = [args.tilecraft, 'project', 'run', answer, '--timeout', str(args.timeout)]
+            for d in args.include or common_includes(root):
+                cmd += ['--include', d]
             tensors = attrs = 0
             try:
                 for a in call_args:
@@ -244,6 +265,13 @@ def run_task(task, args):
     return results
 
 
+def common_includes(root):
+    """cann-ops' shared host headers (tiling/tiling_base.h, error/ops_error.h, ...), which some answers include:
+    NPUKernelBench's build puts libs/common_include/cann-ops/src/common/inc on the include path."""
+    inc = os.path.join(root, 'libs', 'common_include', 'cann-ops', 'src', 'common', 'inc')
+    return [inc] if os.path.isdir(inc) else []
+
+
 def has_dynamic_output(answer):
     """Whether the answer's OpDef declares a tensor-list output: `Output("y")...ParamType(DYNAMIC)`."""
     host = os.path.join(answer, 'op_host')
@@ -262,6 +290,9 @@ def main():
     parser.add_argument('--levels', nargs='+', default=['level1', 'level2'])
     parser.add_argument('--cases', type=int, default=1, help='cases per task (the first of test_cases.csv)')
     parser.add_argument('--timeout', type=int, default=300)
+    parser.add_argument('--include', nargs='+', default=[], metavar='DIR',
+                        help="header folders for `project run --include` (default: the checkout's cann-ops common "
+                             "includes)")
     parser.add_argument('--only', default='', help='a regular expression on the task path')
     parser.add_argument('--json', default='', help='write the results here')
     parser.add_argument('--merge', nargs='+', default=[], metavar='JSON',

@@ -4,6 +4,7 @@
 using namespace AscendC;
 using tcemu::testing::checkMessage;
 using tcemu::testing::EmuTest;
+using tcemu::testing::Gm;
 
 namespace {
 
@@ -199,6 +200,51 @@ TEST_F(HazardTest, VectorWriteThenScalarReadNeedsAFlag) {
             "(EnQue/DeQue), or SetFlag<HardEvent::V_S>/WaitFlag<HardEvent::V_S> between the two calls");
 }
 
+// --cce-auto-sync: the conflicts above become dependencies the trace records, each on exactly the instruction
+// conflicted with.
+class AutoSyncTest : public EmuTest {
+ protected:
+  void SetUp() override {
+    tcemu::setAutoSync(true);
+    EmuTest::SetUp();
+    tcemu::setAutoSync(false);  // the setting is read when a core is made: this test's core keeps it
+  }
+};
+
+TEST_F(AutoSyncTest, AConflictIsADependencyOnTheInstructionConflictedWith) {
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> buf;
+  pipe.InitBuffer(buf, 1024);
+  LocalTensor<float> a = buf.Get<float>(64);
+  LocalTensor<float> b = buf.GetWithOffset<float>(64, 256);
+  LocalTensor<float> c = buf.GetWithOffset<float>(64, 512);
+  for (int i = 0; i < 64; ++i) a.SetValue(i, 1.0f);
+  uint32_t lastSet = static_cast<uint32_t>(core().trace().size() - 1);
+  Adds(b, a, 1.0f, 64);  // V reads what S wrote
+  const tcemu::Instr& adds = core().trace().back();
+  EXPECT_EQ(adds.after[0], lastSet + 1);
+  EXPECT_EQ(adds.after[1], 0u);
+  Adds(c, b, 1.0f, 64);  // same pipe: in order, no dependency
+  EXPECT_EQ(core().trace().back().after[0], 0u);
+  EXPECT_EQ(c.GetValue(3), 3.0f);  // S reads what V wrote
+  EXPECT_EQ(core().trace().back().after[0], core().trace().size() - 1);
+  EXPECT_EQ(core().autoSyncs(), 2u);
+}
+
+TEST_F(AutoSyncTest, AWriteWaitsForTheReaderItWouldOverwrite) {
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> buf;
+  pipe.InitBuffer(buf, 512);
+  LocalTensor<half> t = buf.Get<half>(128);
+  Gm<half> out(128);
+  Duplicate(t, half(2.0f), 128);
+  DataCopy(out.t_, t, 128);  // MTE3 reads what V wrote: waits for Duplicate
+  uint32_t copy = static_cast<uint32_t>(core().trace().size() - 1);
+  Duplicate(t, half(5.0f), 128);  // V overwrites what MTE3 still reads: waits for the copy
+  EXPECT_EQ(core().trace().back().after[0], copy + 1);
+  EXPECT_EQ(static_cast<float>(out[7]), 2.0f);
+}
+
 TEST_F(HazardTest, PipeBarrierAllOrdersEverything) {
   TPipe pipe;
   TBuf<TPosition::VECCALC> buf;
@@ -263,6 +309,47 @@ TEST_F(UnwrittenTest, ALocalCopyCarriesUnwrittenBytesAlong) {
   std::string msg = checkMessage([&] { Adds(dst, dst, 1.0f, 8); });
   EXPECT_EQ(msg.rfind("Adds src reads UB bytes [32, 64) that nothing wrote: byte 36 (4 into the operand)", 0), 0u)
       << msg;
+}
+
+// Poison (project runs): a lane-wise instruction computes garbage lanes without complaint; the lanes it computed
+// from unwritten bytes stay unwritten, and the checks fire where they are used.
+class PoisonTest : public EmuTest {
+ protected:
+  void SetUp() override {
+    tcemu::setPoisonUnwritten(true);
+    EmuTest::SetUp();
+    tcemu::setPoisonUnwritten(false);
+  }
+};
+
+TEST_F(PoisonTest, LanesComputedFromUnwrittenBytesStayUnwritten) {
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> a, b, c;
+  pipe.InitBuffer(a, 256);
+  pipe.InitBuffer(b, 256);
+  pipe.InitBuffer(c, 64);
+  LocalTensor<float> src = a.Get<float>();
+  LocalTensor<float> dst = b.Get<float>();
+  for (int i = 0; i < 8; ++i) src.SetValue(i, static_cast<float>(i));
+  PipeBarrier<PIPE_ALL>();
+  Adds(dst, src, 1.0f, 64);  // lanes 8..63 are garbage in, garbage out
+  Muls(dst, dst, 2.0f, 64);  // in place: still garbage past lane 8
+  PipeBarrier<PIPE_ALL>();
+  EXPECT_EQ(dst.GetValue(7), 16.0f);
+  EXPECT_EQ(checkMessage([&] { dst.GetValue(8); }),
+            "GetValue reads UB bytes [288, 292) that nothing wrote: byte 288 (0 into the operand) was never written; "
+            "hint: copy data in or Duplicate a value before reading");
+  Gm<float> out(64);
+  DataCopy(out.t_, dst, 8);  // the defined block: fine
+  PipeBarrier<PIPE_ALL>();
+  EXPECT_EQ(out[3], 8.0f);
+  EXPECT_EQ(checkMessage([&] { DataCopy(out.t_, dst, 16); }),
+            "DataCopy src reads UB bytes [256, 320) and nothing wrote any of the 32-byte block at byte 288; hint: "
+            "copy data in or Duplicate a value before reading");
+  // A reduction is not lane-wise: a garbage lane would reach its one result.
+  LocalTensor<float> sum = c.Get<float>();
+  std::string msg = checkMessage([&] { WholeReduceSum(sum, dst, 64, 1, 1, 1, 8); });
+  EXPECT_EQ(msg.rfind("WholeReduceSum src reads UB bytes [256, 512) that nothing wrote: byte 288", 0), 0u) << msg;
 }
 
 }  // namespace

@@ -85,7 +85,7 @@ TEST(CrossCoreTrace, TraceLineCarriesXfAndXm) {
             "{\"i\":4,\"p\":\"FIX\",\"c\":\"core_sync\",\"n\":\"CrossCoreSetFlag\",\"f\":\"k.cpp\",\"l\":7,\"dt\":0,"
             "\"rep\":0,\"el\":0,\"by\":0,\"bu\":0,\"bl\":0,\"ga\":0,\"src\":\"-\",\"dst\":\"-\",\"m\":0,\"k\":0,"
             "\"nn\":0,\"ev\":-1,\"tok\":0,\"xf\":3,\"xm\":2,\"gb\":0,\"go\":0,\"gl\":0,\"gs\":0,\"gn\":0,"
-            "\"gi\":0,\"l2b\":0}\n");
+            "\"gi\":0,\"l2b\":0,\"aw\":0,\"aw2\":0}\n");
 }
 
 // A wait ignores its mode (wait_flag_dev): the default CrossCoreWaitFlag(id) pairs with an AIC's mode-2 set.

@@ -41,6 +41,33 @@ TEST_F(ReduceTest, WholeReduceSumOneResultPerRepeat) {
   EXPECT_EQ(dst.GetValue(1), 6112.0f);  // 64 + ... + 127
 }
 
+// bisheng's vcadd on raw UB addresses, as kernels call it: WholeReduceSum with the mask register, or, in its
+// accumulate mode, the repeats' total in the ACC register and no dst.
+TEST_F(ReduceTest, VcaddIsWholeReduceSumOnAddressesOrAccumulates) {
+  LocalTensor<float> src = iota<float>(128);
+  LocalTensor<float> dst = ub<float>(8);
+  AscendCUtils::SetMask<float>(64);
+  vcadd((__ubuf__ float*)dst.GetPhyAddr(), (__ubuf__ float*)src.GetPhyAddr(), 2, 1, 1, 8, false);
+  EXPECT_STREQ(core().trace().back().name, "vcadd");
+  vToS();
+  EXPECT_EQ(dst.GetValue(0), 2016.0f);
+  EXPECT_EQ(dst.GetValue(1), 6112.0f);
+  AscendCUtils::SetMask<float>(8);
+  vcadd(nullptr, (__ubuf__ float*)src.GetPhyAddr(), 2, 1, 1, 8, true);  // lanes 0..7 of each repeat
+  vToS();
+  uint64_t acc = get_acc_val();
+  float total;
+  std::memcpy(&total, &acc, sizeof(total));
+  EXPECT_EQ(total, 28.0f + 540.0f);  // 0 + ... + 7, then 64 + ... + 71
+  float outside[8] = {};
+  EXPECT_EQ(checkMessage([&] { vcadd(outside, (__ubuf__ float*)src.GetPhyAddr(), 1, 1, 1, 8, false); }),
+            "vcadd dst is not a UB address; hint: pass a UB tensor's GetPhyAddr()");
+  EXPECT_EQ(checkMessage([&] {
+              vcadd(dst.GetPhyAddr(), (__ubuf__ float*)src.GetPhyAddr(), 3, 1, 1, 8, false);
+            }).rfind("vcadd src", 0),
+            0u);  // the third repeat reads bytes nothing wrote: the checks of WholeReduceSum itself
+}
+
 TEST_F(ReduceTest, WholeReduceSumAddsAsABinaryTreeRoundingEachStep) {
   LocalTensor<half> src = ub<half>(128);
   LocalTensor<half> dst = ub<half>(16);

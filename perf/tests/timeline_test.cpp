@@ -51,12 +51,14 @@ class TraceWriter {
     uint32_t gmBlock = 0;  // with a buffer: one access of all the bytes from gmOffset (keys gb .. l2b)
     uint64_t gmOffset = 0;
     bool l2Bypass = false;
+    uint32_t after = 0;  // key aw: an auto-sync dependency (index + 1)
   };
   void instr(const Instr& in) {
     std::string footprint = in.gmBlock == 0
                                 ? ""
                                 : fmt::format(",\"gb\":{},\"go\":{},\"gl\":{},\"gs\":0,\"gn\":1,\"gi\":0,\"l2b\":{}",
                                               in.gmBlock, in.gmOffset, in.bytes, in.l2Bypass ? 1 : 0);
+    if (in.after) footprint += fmt::format(",\"aw\":{}", in.after);
     out_ += fmt::format(
         "{{\"i\":{},\"p\":\"{}\",\"c\":\"{}\",\"n\":\"{}\",\"f\":\"k.cpp\",\"l\":{},\"dt\":2,\"rep\":{},\"el\":{},"
         "\"by\":{},\"bu\":{},\"bl\":{},\"ga\":{},\"src\":\"{}\",\"dst\":\"{}\",\"m\":0,\"k\":0,\"nn\":0,\"ev\":-1,"
@@ -164,6 +166,24 @@ TEST(Timeline, WaitOnTheScalarPipeStallsIssue) {
   Simulated r = run(w.text());
   EXPECT_NEAR(r.event(0, 2).start, 301, 1e-9);
   EXPECT_NEAR(r.event(0, 3).start, 302, 1e-9);  // issued only after the wait
+}
+
+TEST(Timeline, AnAutoSyncDependencyStartsAfterTheInstructionItNames) {
+  TraceWriter w;
+  w.launch("k", 1);
+  w.core(0, 4);
+  w.instr(copyIn(11300));  // 300 cycles
+  I adds = vec("Adds", 1);
+  adds.after = 1;  // reads what the copy wrote
+  w.instr(adds);
+  w.instr(vec("Muls", 1));  // behind Adds on its in-order pipe
+  I get{"S", "scalar", "GetValue"};
+  get.after = 2;  // reads what Adds wrote: issue stalls
+  w.instr(get);
+  Simulated r = run(w.text());
+  EXPECT_NEAR(r.event(0, 1).start, 300, 1e-9);
+  EXPECT_NEAR(r.event(0, 2).start, r.event(0, 1).start + r.event(0, 1).cycles, 1e-9);
+  EXPECT_NEAR(r.event(0, 3).start, r.event(0, 1).start + r.event(0, 1).cycles, 1e-9);
 }
 
 TEST(Timeline, SyncAllJoinsTheCores) {
@@ -416,6 +436,11 @@ TEST(TraceReader, MalformedLinesNameFileAndLine) {
   EXPECT_EQ(error("{\"i\":0}\n"), "t.trace:1: an instruction outside a core's block");
   EXPECT_EQ(error("not json\n").rfind("t.trace:1: [json.exception.parse_error", 0), 0u);
   EXPECT_EQ(error("{\"x\":1}\n"), "t.trace:1: neither a launch, a core nor an instruction");
+  TraceWriter forward;
+  I ahead = vec("Add", 1);
+  ahead.after = 1;  // names itself
+  forward.instr(ahead);
+  EXPECT_EQ(error(head + forward.text()), "t.trace:3: key 'aw' names instruction 0, not one before this one (0)");
 }
 
 // `tilecraft perf simulate`'s logic.

@@ -114,7 +114,11 @@ TEST(HostApi, TilingContextReadsTheCallAndRecordsWhatTilingSets) {
   EXPECT_EQ(context.GetInputDesc(0)->GetDataType(), ge::DT_FLOAT16);
   ASSERT_NE(context.GetAttrs()->GetFloat(0), nullptr);
   EXPECT_EQ(*context.GetAttrs()->GetFloat(0), 0.5f);
-  EXPECT_EQ(context.GetAttrs()->GetInt(0), nullptr);  // the wrong kind
+  // CANN's getters do not check the kind: GetInt of a float reads its bits (zero-filled), as CANN's bytes hold it.
+  ASSERT_NE(context.GetAttrs()->GetInt(0), nullptr);
+  EXPECT_EQ(static_cast<uint64_t>(*context.GetAttrs()->GetInt(0)), 0x3f000000u);
+  EXPECT_EQ(context.GetAttrs()->GetListInt(0), nullptr);  // a list of a scalar: CANN would read past it
+  EXPECT_EQ(context.GetAttrs()->GetInt(1), nullptr);      // past the last attribute
   context.SetBlockDim(8);
   context.SetTilingKey(3);
   size_t* ws = context.GetWorkspaceSizes(2);

@@ -201,6 +201,60 @@ TEST_F(ProjectRunTest, HostProblemsBeforeAnyCase) {
       << err_.str();
 }
 
+// Cross-pipe flags as CANN builds a project: bisheng's --cce-auto-sync inserts them unless the project's
+// CMakeLists.txt turns it off, or --sync says otherwise.
+TEST_F(ProjectRunTest, AutoSyncInsertsTheFlagsTheKernelLeftOut) {
+  const fs::path project = std::string(TILECRAFT_SOURCE_DIR) + "/project/tests/data/unsynced_double";
+  std::string x = writeNpy("x.npy", ramp(64, 1));
+  std::string y = writeNpy("y.npy", ramp(64, 2));
+  ProjectOptions options{project.string(), {"x=" + x}, {}, {"y=" + y}, "", "", 120};
+  EXPECT_EQ(run(options), 0) << err_.str();
+  EXPECT_NE(out_.str().find("PASS "), std::string::npos) << out_.str();
+  const std::string hazard = project.string() +
+                             "/op_kernel/unsynced_double.cpp:17: error: cross-pipe hazard: Muls src on pipe V reads "
+                             "data that DataCopy on pipe MTE2 wrote";
+  options.sync = "strict";
+  EXPECT_EQ(run(options), 3);
+  EXPECT_EQ(err_.str().rfind(hazard, 0), 0u) << err_.str();
+  // The project's own build turns auto-sync off (a copy of it with that CMakeLists.txt; the last mention wins).
+  fs::copy(project, tmp_ / "off", fs::copy_options::recursive);
+  std::string error;
+  ASSERT_TRUE(support::writeFileAtomically(
+      tmp_ / "off" / "CMakeLists.txt",
+      "add_ops_compile_options(ALL OPTIONS --cce-auto-sync=on)\nadd_ops_compile_options(ALL OPTIONS "
+      "--cce-auto-sync=off)\n",
+      &error))
+      << error;
+  options.dir = (tmp_ / "off").string();
+  options.sync = "project";
+  EXPECT_EQ(run(options), 3);
+  EXPECT_NE(err_.str().find("error: cross-pipe hazard: Muls src on pipe V reads data that DataCopy on pipe MTE2"),
+            std::string::npos)
+      << err_.str();
+  options.sync = "auto";
+  EXPECT_EQ(run(options), 0) << err_.str();
+  options.sync = "fast";
+  EXPECT_EQ(run(options), 2);
+  EXPECT_EQ(err_.str(), "error: --sync fast: not a sync mode; hint: project, auto or strict\n");
+  options.sync = "project";
+  // --include: a header the project takes from elsewhere (cann-ops' common includes), for host and kernel alike.
+  fs::copy(project, tmp_ / "inc", fs::copy_options::recursive);
+  fs::create_directories(tmp_ / "hdr");
+  for (const char* file : {"op_host/unsynced_double.cpp", "op_kernel/unsynced_double.cpp"}) {
+    std::string text = support::readFile((tmp_ / "inc" / file).string()).value_or("");
+    ASSERT_TRUE(support::writeFileAtomically(tmp_ / "inc" / file, "#include \"tc_extra.h\"\n" + text, &error));
+  }
+  ASSERT_TRUE(support::writeFileAtomically(tmp_ / "hdr" / "tc_extra.h", "#pragma once\n", &error));
+  options.dir = (tmp_ / "inc").string();
+  EXPECT_EQ(run(options), 1);
+  EXPECT_NE(err_.str().find("tc_extra.h: No such file or directory"), std::string::npos) << err_.str();
+  options.includeDirs = {(tmp_ / "hdr").string()};
+  EXPECT_EQ(run(options), 0) << err_.str();
+  options.includeDirs = {(tmp_ / "nowhere").string()};
+  EXPECT_EQ(run(options), 2);
+  EXPECT_EQ(err_.str(), "error: --include " + (tmp_ / "nowhere").string() + ": no such folder\n");
+}
+
 // Tensor lists (msopgen DYNAMIC) in and out: the list_axpy project checks the instance records, the ListTensorDesc
 // and raw readings of the GM layout, and the per-tensor shapes (a wrong one leaves its output unwritten).
 class ListProjectTest : public ProjectRunTest {

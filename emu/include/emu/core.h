@@ -8,6 +8,18 @@
 // tracked per 32-byte block: the last writer and, per pipe, the last reader (stored per run of blocks that share
 // them, emu/memstate.h). Scalar reads are the one exception: they complete before the scalar unit issues anything
 // else, so they never race with a later write.
+//
+// Auto-sync. CANN builds custom operators with bisheng's --cce-auto-sync unless the project turns it off: the
+// compiler inserts the flags between pipes itself. With autoSync() on (project runs, emu/project_launch.h), a
+// conflict is not an error but a dependency the compiler would have synchronised: the pipe waits for exactly the
+// instruction it conflicts with (know_[q][p] rises to its seq, nothing transitive), and the instruction records
+// it (Instr::after) so that the performance model waits too.
+//
+// Poison. The device computes whatever a vector lane holds; what nothing wrote only matters once it reaches a
+// result. With poisonUnwritten() on (project runs, as CANN builds and runs them), a lane-wise vector instruction
+// (emu/vec_lanes.h) may read unwritten bytes: the destination lanes computed from them stay unwritten, so the
+// checks fire where such a value is used by anything else (a reduction, a scalar read, a copy of a block holding
+// nothing defined), not where garbage lanes are computed and then dropped.
 #pragma once
 
 #include <memory>
@@ -110,10 +122,27 @@ struct EventFlag {
   uint32_t token = 0;
 };
 
+// Whether cores made from now on synchronise conflicting pipes themselves (see the file comment).
+inline bool& autoSyncSetting() {
+  static bool on = false;
+  return on;
+}
+inline void setAutoSync(bool on) { autoSyncSetting() = on; }
+inline bool& poisonSetting() {
+  static bool on = false;
+  return on;
+}
+inline void setPoisonUnwritten(bool on) { poisonSetting() = on; }
+
 class Core {
  public:
   Core(CoreKind kind, int64_t blockIdx, int64_t subIdx, int64_t coreId)
-      : kind_(kind), blockIdx_(blockIdx), subIdx_(subIdx), coreId_(coreId) {
+      : kind_(kind),
+        blockIdx_(blockIdx),
+        subIdx_(subIdx),
+        coreId_(coreId),
+        autoSync_(autoSyncSetting()),
+        poison_(poisonSetting()) {
     for (int p = 0; p < kPipeCount; ++p)
       for (int q = 0; q < kPipeCount; ++q) know_[p][q] = 0;
     maskLow_ = maskHigh_ = ~0ULL;
@@ -159,6 +188,8 @@ class Core {
   }
   Instr& instr(uint32_t idx) { return trace_[idx]; }
   const std::vector<Instr>& trace() const { return trace_; }
+  uint64_t autoSyncs() const { return autoSyncs_; }
+  bool poisonsUnwritten() const { return poison_; }
 
   // Scalar accesses in a loop would make one instruction per element; consecutive ones from one call site merge.
   uint32_t beginScalar(const char* name, const SrcLoc& loc) {
@@ -179,17 +210,23 @@ class Core {
 
   // How strictly a read demands written data. Computation must not read a byte nothing wrote. Data movement
   // (DataCopy out, Brcb) moves whole 32-byte blocks, and a block written only in part is the normal tail of a
-  // result, so there only a block that nothing wrote at all is an error.
-  enum class Unwritten { Byte, Block };
+  // result, so there only a block that nothing wrote at all is an error. Poison (a lane-wise instruction under
+  // poisonUnwritten()) allows any: the caller carries the unwritten lanes to its destination.
+  enum class Unwritten { Byte, Block, Poison };
 
-  // Checks and records that instruction `idx` reads [off, off+len) bytes of tensor `t` (offset relative to t).
-  void read(uint32_t idx, const TensorRef& t, uint64_t off, uint64_t len, const char* what, const SrcLoc& loc,
+  // Checks and records that instruction `idx` reads [off, off+len) bytes of tensor `t` (offset relative to t);
+  // whether some of them are unwritten (only Poison lets that pass).
+  bool read(uint32_t idx, const TensorRef& t, uint64_t off, uint64_t len, const char* what, const SrcLoc& loc,
             Unwritten rule = Unwritten::Byte) {
-    if (len == 0) return;
+    if (len == 0) return false;
     uint32_t start = checkRange(t, off, len, what, loc);
     Arena& a = arena(t.mem);
     uint64_t end = start + len;
     uint64_t hole = a.written.firstUnset(start, end);
+    if (hole != end && rule == Unwritten::Poison) {
+      touch(idx, a.order, start / kBlock, static_cast<uint32_t>((end - 1) / kBlock + 1), false, what, loc, true);
+      return true;
+    }
     if (hole != end && rule == Unwritten::Byte) {
       uint32_t at = static_cast<uint32_t>(hole);
       fail(loc,
@@ -210,6 +247,7 @@ class Core {
       }
     }
     touch(idx, a.order, start / kBlock, static_cast<uint32_t>((end - 1) / kBlock + 1), false, what, loc, true);
+    return false;
   }
 
   void write(uint32_t idx, const TensorRef& t, uint64_t off, uint64_t len, const char* what, const SrcLoc& loc) {
@@ -360,8 +398,10 @@ class Core {
     if (h == first && next == end) {
       // Exactly one run (a tile accessed whole again, a block of a strided operand): update it in place.
       BlockState& s = m.state(h);
-      Conflict c = conflict(q, s, isWrite);
-      if (c.other) hazard(idx, c.other - 1, c.verb, c.otherVerb, what, loc, local ? first * kBlock : 0);
+      for (Conflict c = conflict(q, s, isWrite); c.other; c = conflict(q, s, isWrite)) {
+        if (!autoSync_) hazard(idx, c.other - 1, c.verb, c.otherVerb, what, loc, local ? first * kBlock : 0);
+        autoWait(idx, c.other - 1);
+      }
       if (isWrite) {
         s.writer = idx + 1;
         s.readerPipes = 0;
@@ -382,10 +422,12 @@ class Core {
     }
     const uint32_t h0 = h;
     for (uint32_t b = first;;) {
-      Conflict c = conflict(q, m.state(h), isWrite);
-      if (c.other) {
-        record(idx, q, m, first, b, isWrite, h0, h);
-        hazard(idx, c.other - 1, c.verb, c.otherVerb, what, loc, local ? b * kBlock : 0);
+      for (Conflict c = conflict(q, m.state(h), isWrite); c.other; c = conflict(q, m.state(h), isWrite)) {
+        if (!autoSync_) {
+          record(idx, q, m, first, b, isWrite, h0, h);
+          hazard(idx, c.other - 1, c.verb, c.otherVerb, what, loc, local ? b * kBlock : 0);
+        }
+        autoWait(idx, c.other - 1);
       }
       if (next >= end) break;
       b = h = next;
@@ -499,6 +541,28 @@ class Core {
     }
   }
 
+  // The flag pair auto-sync inserts: instruction idx's pipe waits until `other` has completed. An instruction
+  // keeps the two latest-issued dependencies (a pipe is in order, so waiting for the later of two on one pipe
+  // covers both; three pipes at once is rare and keeps the latest two).
+  void autoWait(uint32_t idx, uint32_t other) {
+    Instr& me = trace_[idx];
+    const Instr& o = trace_[other];
+    int q = static_cast<int>(me.pipe), p = static_cast<int>(o.pipe);
+    know_[q][p] = std::max(know_[q][p], o.seq);
+    ++autoSyncs_;
+    for (uint32_t& a : me.after) {
+      if (a && trace_[a - 1].pipe == o.pipe) {
+        a = std::max(a, other + 1);
+        return;
+      }
+    }
+    uint32_t& slot = !me.after[0]                ? me.after[0]
+                     : !me.after[1]              ? me.after[1]
+                     : me.after[0] < me.after[1] ? me.after[0]
+                                                 : me.after[1];
+    slot = std::max(slot, other + 1);
+  }
+
   [[noreturn]] void hazard(uint32_t idx, uint32_t other, const char* verb, const char* otherVerb, const char* what,
                            const SrcLoc& loc, uint32_t addr) {
     const Instr& me = trace_[idx];
@@ -527,6 +591,9 @@ class Core {
   const char* lastBase_ = "";
   uint32_t seq_[kPipeCount] = {};
   uint32_t know_[kPipeCount][kPipeCount];
+  bool autoSync_;
+  bool poison_;
+  uint64_t autoSyncs_ = 0;  // dependencies auto-sync inserted (the run report's auto_syncs)
   uint32_t tokens_ = 0;
   EventFlag flags_[static_cast<int>(AscendC::HardEvent::MAX)][AscendC::QUE_MAX_EVENT];
   // GM ordering state in pages of 64 KiB, made on first touch.

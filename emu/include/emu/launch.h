@@ -363,21 +363,22 @@ inline void writeTraceLine(std::FILE* f, uint32_t i, const Instr& in) {
                "{\"i\":%u,\"p\":\"%s\",\"c\":\"%s\",\"n\":\"%s\",\"f\":\"%s\",\"l\":%d,\"dt\":%u,\"rep\":%u,"
                "\"el\":%llu,\"by\":%llu,\"bu\":%u,\"bl\":%u,\"ga\":%u,\"src\":\"%s\",\"dst\":\"%s\",\"m\":%u,"
                "\"k\":%u,\"nn\":%u,\"ev\":%d,\"tok\":%u,\"xf\":%d,\"xm\":%u,\"gb\":%u,\"go\":%llu,\"gl\":%llu,"
-               "\"gs\":%llu,\"gn\":%u,\"gi\":%d,\"l2b\":%d}\n",
+               "\"gs\":%llu,\"gn\":%u,\"gi\":%d,\"l2b\":%d,\"aw\":%u,\"aw2\":%u}\n",
                i, pipe, opClassName(in.cls), in.name, in.file, in.line, in.dtypeBytes, in.repeats,
                static_cast<unsigned long long>(in.elements), static_cast<unsigned long long>(in.bytes), in.bursts,
                in.burstBytes, in.gmAlign, spaceName(in.src), spaceName(in.dst), in.m, in.k, in.n, in.event, in.token,
                in.crossFlag, in.crossMode, in.gmBlock, static_cast<unsigned long long>(in.gmOffset),
                static_cast<unsigned long long>(in.gmLen), static_cast<unsigned long long>(in.gmStride), in.gmTouches,
-               in.gmIrregular ? 1 : 0, in.l2Bypass ? 1 : 0);
+               in.gmIrregular ? 1 : 0, in.l2Bypass ? 1 : 0, in.after[0], in.after[1]);
 }
 
 inline void writeReport(const Launch& launch, KernelMode mode, int64_t blockDim) {
   static int launches = 0;
   ++launches;
-  uint64_t total = 0;
+  uint64_t total = 0, autoSyncs = 0;
   uint64_t perPipe[kPipeCount + 1] = {};
   for (size_t c = 0; c < launch.size(); ++c) {
+    autoSyncs += launch.core(c).autoSyncs();
     for (const Instr& in : launch.core(c).trace()) {
       ++total;
       ++perPipe[in.pipe == Pipe::Count ? kPipeCount : static_cast<int>(in.pipe)];
@@ -392,7 +393,7 @@ inline void writeReport(const Launch& launch, KernelMode mode, int64_t blockDim)
     record += format("%s\"%s\":%llu", p ? "," : "", pipeName(static_cast<Pipe>(p)),
                      static_cast<unsigned long long>(perPipe[p]));
   }
-  record += "},\"checks\":\"passed\"}";
+  record += format("},\"auto_syncs\":%llu,\"checks\":\"passed\"}", static_cast<unsigned long long>(autoSyncs));
   ++reportChannel().launches;
   channelSend(record);  // the verdict channel (emu/channel.h), when a judging parent opened one
   // The report file: for people running a kernel by hand; nothing that judges a run trusts it.

@@ -179,6 +179,13 @@ class WrittenBits {
     updateFull(wb);
   }
 
+  // Marks [a, b) unwritten again: a lane computed from bytes nothing wrote holds no defined value (emu/core.h,
+  // poison).
+  void clear(uint64_t a, uint64_t b) {
+    for (uint64_t i = a; i < b; ++i) bits_[i >> 6] &= ~(uint64_t{1} << (i & 63));
+    for (uint64_t w = a >> 6; w <= (b - 1) >> 6; ++w) updateFull(w);
+  }
+
   // Byte-wise copies of the bits of [at, at + n) (1 = written), for copies that carry them along.
   void get(uint64_t at, uint8_t* out, uint64_t n) const {
     for (uint64_t i = 0; i < n; ++i) out[i] = (*this)[at + i];

@@ -6,7 +6,7 @@
 //   {"core":0,"kind":"AIV","block":0,"sub":0,"instrs":123}
 //   {"i":0,"p":"MTE2","c":"dma_in","n":"DataCopy","f":"add.cpp","l":42,"dt":2,"rep":0,"el":4096,"by":8192,
 //    "bu":1,"bl":8192,"ga":0,"src":"GM","dst":"UB","m":0,"k":0,"nn":0,"ev":-1,"tok":0,"xf":-1,"xm":0,
-//    "gb":1,"go":0,"gl":8192,"gs":0,"gn":1,"gi":0,"l2b":0}
+//    "gb":1,"go":0,"gl":8192,"gs":0,"gn":1,"gi":0,"l2b":0,"aw":0,"aw2":0}
 // one line per instruction after its core's line. Keys: i index, p pipe, c class, n API name, f/l kernel call site
 // (file base name), dt element bytes, rep vector repeats, el elements, by bytes moved, bu bursts, bl burst bytes,
 // ga GM byte address modulo 512 (alignment), src/dst memories, m/k/nn Mmad shape, ev HardEvent index of a sync
@@ -16,7 +16,9 @@
 // footprint of a DMA, for the performance model's L2: gb the GmAlloc buffer (1-based allocation serial, 0 = none),
 // go the first byte's offset in it, gl the bytes of each access, gs the distance between consecutive accesses'
 // starts, gn their count, gi 1 when they are not evenly spaced (the footprint is then unknown), l2b 1 when the
-// access goes around L2 (GlobalTensor::SetL2CacheHint(CacheMode::CACHE_MODE_DISABLE) on this core).
+// access goes around L2 (GlobalTensor::SetL2CacheHint(CacheMode::CACHE_MODE_DISABLE) on this core). aw and aw2
+// are the dependencies auto-sync inserted (emu/core.h): the index + 1 of an earlier instruction on another pipe of
+// this core that must complete before this one starts (0 = none).
 #pragma once
 
 #include <cstdint>
@@ -80,6 +82,8 @@ struct Instr {
   uint64_t gmOffset = 0, gmLen = 0, gmStride = 0;
   bool gmIrregular = false;
   bool l2Bypass = false;
+  // Auto-sync dependencies (emu/core.h): index + 1 of instructions on other pipes this one waits for, 0 = none.
+  uint32_t after[2] = {0, 0};
 };
 
 }  // namespace tcemu

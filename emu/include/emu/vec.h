@@ -5,6 +5,7 @@
 #include "emu/vec_elementwise.h"
 #include "emu/vec_cast_cmp.h"
 #include "emu/vec_reduce.h"
+#include "emu/vec_intrinsics.h"
 #include "emu/vec_gather.h"
 #include "emu/vec_symbol.h"
 #include "emu/sort.h"

@@ -191,8 +191,14 @@ class VecInstr {
     return o;
   }
 
+  // A lane-wise instruction: lane (r, i) of the destination is computed from lane (r, i) of each source only, so
+  // under the core's poison rule (emu/core.h) an unwritten source lane leaves its destination lane unwritten.
+  void lanewise() { lanewise_ = core_.poisonsUnwritten(); }
+
   // Declares the exact bytes the active lanes of `o` read (or write); contiguous runs are merged.
-  void read(const Operand& o) { declare(o, false); }
+  void read(const Operand& o) {
+    if (declare(o, false)) poisonLanesOf(o);
+  }
   void write(const Operand& o) {
     uint32_t epb = kBlock / o.elemBytes;
     if (o.stride.blk == 0 && maxActiveLane_ >= epb) {
@@ -202,6 +208,12 @@ class VecInstr {
            o.what, maxActiveLane_ / epb);
     }
     declare(o, true);
+    if (poisoned_.empty()) return;
+    Arena& a = core_.arena(o.ref->mem);
+    for (uint64_t id : poisoned_) {
+      uint64_t at = o.ref->offset + offset(o, static_cast<uint32_t>(id / lanes_), static_cast<uint32_t>(id % lanes_));
+      a.written.clear(at, at + o.elemBytes);
+    }
   }
 
   // Byte offset of lane `lane` of repeat `r` in operand `o` (the §3.1 address formula).
@@ -366,16 +378,27 @@ class VecInstr {
     return uint64_t{repeats_} * static_cast<uint64_t>(__builtin_popcountll(bits_[0]) + __builtin_popcountll(bits_[1]));
   }
 
+  // The active lanes of `o` holding a byte nothing wrote (repeat * lanes + lane), added to poisoned_.
+  void poisonLanesOf(const Operand& o) {
+    const WrittenBits& w = core_.arena(o.ref->mem).written;
+    forEach([&](uint32_t r, uint32_t lane) {
+      uint64_t at = o.ref->offset + offset(o, r, lane);
+      if (w.firstUnset(at, at + o.elemBytes) != at + o.elemBytes) poisoned_.push_back(uint64_t{r} * lanes_ + lane);
+    });
+  }
+
   // Walks runs of active lanes block by block; merges runs that continue the previous one or lie inside it
-  // (a block stride of 0 re-reads the same block), and hands each merged range to the core.
-  void declare(const Operand& o, bool isWrite) {
+  // (a block stride of 0 re-reads the same block), and hands each merged range to the core. Returns whether a
+  // read met unwritten bytes (only lane-wise instructions under the poison rule get that far).
+  bool declare(const Operand& o, bool isWrite) {
     uint32_t epb = kBlock / o.elemBytes;
     uint64_t curStart = 0, curEnd = 0;
-    bool have = false;
+    bool have = false, holes = false;
+    const Core::Unwritten rule = lanewise_ ? Core::Unwritten::Poison : Core::Unwritten::Byte;
     auto flush = [&] {
       if (!have) return;
       if (isWrite) core_.write(ins_, *o.ref, curStart, curEnd - curStart, o.what, loc_);
-      else core_.read(ins_, *o.ref, curStart, curEnd - curStart, o.what, loc_);
+      else holes = core_.read(ins_, *o.ref, curStart, curEnd - curStart, o.what, loc_, rule) || holes;
       have = false;
     };
     auto emit = [&](uint64_t start, uint64_t len) {
@@ -393,10 +416,10 @@ class VecInstr {
     };
     // Fast path: counter mode with dense strides touches one contiguous byte range.
     if (counter_ && o.stride.blk == 1 && uint64_t{o.stride.rep} * kBlock == uint64_t{lanes_} * o.elemBytes) {
-      if (total_ == 0) return;
+      if (total_ == 0) return false;
       if (isWrite) core_.write(ins_, *o.ref, 0, total_ * o.elemBytes, o.what, loc_);
-      else core_.read(ins_, *o.ref, 0, total_ * o.elemBytes, o.what, loc_);
-      return;
+      else holes = core_.read(ins_, *o.ref, 0, total_ * o.elemBytes, o.what, loc_, rule);
+      return holes;
     }
     for (uint32_t r = 0; r < repeats_; ++r) {
       uint32_t end = laneEnd(r);
@@ -419,6 +442,7 @@ class VecInstr {
       }
     }
     flush();
+    return holes;
   }
 
   const char* api_;
@@ -432,7 +456,9 @@ class VecInstr {
   bool allDense_ = true;  // every operand so far has block stride 1 and back-to-back repeats
   uint64_t total_ = 0;
   uint64_t bits_[2] = {};
-  uint32_t maxActiveLane_ = 0;  // highest lane index any repeat uses
+  uint32_t maxActiveLane_ = 0;      // highest lane index any repeat uses
+  bool lanewise_ = false;           // lanewise() under the poison rule
+  std::vector<uint64_t> poisoned_;  // source lanes holding unwritten bytes: their destination lanes stay unwritten
 };
 
 // Strides of the structs, per operand.

@@ -98,6 +98,7 @@ inline void runBinary(const char* api, const AscendC::LocalTensor<D>& dst, const
                       Stride s1, bool readsDst, F f, const SrcLoc& loc) {
   OperandNames names(api);
   VecInstr vi(api, static_cast<uint32_t>(std::max(sizeof(D), sizeof(S))), mask, repeatTimes, loc);
+  vi.lanewise();
   Operand a = vi.operand(src0, s0, names.src0.c_str());
   Operand b = vi.operand(src1, s1, names.src1.c_str());
   Operand d = vi.operand(dst, sd, names.dst.c_str());
@@ -121,6 +122,7 @@ inline void runUnary(const char* api, const AscendC::LocalTensor<D>& dst, const 
                      const SrcLoc& loc) {
   OperandNames names(api, true);
   VecInstr vi(api, static_cast<uint32_t>(std::max(sizeof(D), sizeof(S))), mask, repeatTimes, loc);
+  vi.lanewise();
   Operand a = vi.operand(src, ss, names.src0.c_str());
   Operand d = vi.operand(dst, sd, names.dst.c_str());
   vi.read(a);

@@ -120,11 +120,14 @@ inline uint32_t indexUnitBytes(ReduceOrder order, uint32_t elemBytes) {
   return 2 * elemBytes;
 }
 
-// One result per repeat: the sum, or the max/min with its in-repeat index laid out per `order`.
+// One result per repeat: the sum, or the max/min with its in-repeat index laid out per `order`. `toAcc` (the sum
+// only: vcadd's accumulate mode) writes no dst: the repeats' sums, added in order in T, go to the ACC register
+// (GetAccVal).
 template <typename T>
 inline void wholeReduce(const char* api, RedOp op, const AscendC::LocalTensor<T>& dst,
                         const AscendC::LocalTensor<T>& src, const Mask& mask, int32_t repeatTimes, int32_t dstRepStride,
-                        int32_t srcBlkStride, int32_t srcRepStride, ReduceOrder order, const SrcLoc& loc) {
+                        int32_t srcBlkStride, int32_t srcRepStride, ReduceOrder order, const SrcLoc& loc,
+                        bool toAcc = false) {
   checkDtype<T, half, float>(api, loc);
   if (repeatTimes < 0 || repeatTimes > AscendC::MAX_REPEAT_TIMES) {
     fail(loc, "%s repeatTimes %d is out of range [0, 255]; hint: split the work into calls of at most 255 repeats", api,
@@ -136,7 +139,7 @@ inline void wholeReduce(const char* api, RedOp op, const AscendC::LocalTensor<T>
   checkStride(api, "srcRepStride", srcRepStride, loc);
   const uint32_t unit = op == RedOp::Sum ? sizeof(T) : indexUnitBytes(order, sizeof(T));
   std::string wd = std::string(api) + " dst", ws = std::string(api) + " src";
-  checkUb(dst, unit, wd.c_str(), loc);
+  if (!toAcc) checkUb(dst, unit, wd.c_str(), loc);
   VecInstr vi(api, sizeof(T), mask, static_cast<uint32_t>(repeatTimes), loc);
   Operand s = vi.operand(src, {static_cast<uint32_t>(srcBlkStride), static_cast<uint32_t>(srcRepStride)}, ws.c_str());
   vi.read(s);
@@ -144,6 +147,14 @@ inline void wholeReduce(const char* api, RedOp op, const AscendC::LocalTensor<T>
   thread_local std::vector<std::vector<uint8_t>> act;
   loadLanes(vi, s, vals, act);
   Core& core = vi.core();
+  if (toAcc) {
+    T total = T(0);
+    for (uint32_t r = 0; r < vi.repeats(); ++r) total = static_cast<T>(total + treeSum(vals[r]));
+    core.accVal_ = 0;
+    std::memcpy(static_cast<void*>(&core.accVal_), &total, sizeof(T));
+    vi.finish();
+    return;
+  }
   uint8_t* base = reinterpret_cast<uint8_t*>(dst.GetPhyAddr());
   Best<T> all;
   for (uint32_t r = 0; r < vi.repeats(); ++r) {

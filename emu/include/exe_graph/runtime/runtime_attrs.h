@@ -1,7 +1,12 @@
 // gert::RuntimeAttrs: the operator's attributes by index in OpDef order (CANN's exe_graph/runtime/runtime_attrs.h).
-// A getter of the wrong kind or an index past the last attribute returns nullptr, as CANN's does.
+// An index past the last attribute returns nullptr. CANN's getters do not check the kind: each returns the
+// attribute's bytes as the type asked for (GetInt of a float reads its bits, GetInt of a list the list's
+// capacity, which is its length), and so do the scalar getters here, over the bytes CANN would hold. A list getter
+// of a scalar attribute returns nullptr: CANN's would read the scalar as a list header, past the attribute.
 #pragma once
 
+#include <cstdint>
+#include <cstring>
 #include <string>
 
 #include "exe_graph/runtime/continuous_vector.h"
@@ -21,6 +26,27 @@ struct AttrValue {
   gert::TypedContinuousVector<int64_t> ints;
 };
 
+// The first bytes CANN stores for an attribute: a scalar's value, zero-filled; a list's capacity and size.
+struct AttrBytes {
+  alignas(8) unsigned char bytes[16] = {};
+  explicit AttrBytes(const AttrValue& v) {
+    uint64_t n = v.kind == AttrKind::ListFloat ? v.floats.GetSize() : v.ints.GetSize();
+    switch (v.kind) {
+      case AttrKind::Bool: std::memcpy(bytes, &v.b, sizeof v.b); break;
+      case AttrKind::Float: std::memcpy(bytes, &v.f, sizeof v.f); break;
+      case AttrKind::Int: std::memcpy(bytes, &v.i, sizeof v.i); break;
+      case AttrKind::ListBool:
+      case AttrKind::ListFloat:
+      case AttrKind::ListInt:
+      case AttrKind::ListListInt:
+        std::memcpy(bytes, &n, sizeof n);
+        std::memcpy(bytes + 8, &n, sizeof n);
+        break;
+      default: break;
+    }
+  }
+};
+
 }  // namespace tcemu::host
 
 namespace gert {
@@ -28,27 +54,17 @@ namespace gert {
 class RuntimeAttrs {
  public:
   RuntimeAttrs() = default;
-  explicit RuntimeAttrs(std::vector<tcemu::host::AttrValue> values) : values_(std::move(values)) {}
-  const int64_t* GetInt(const size_t index) const {
-    const auto* v = find(index, tcemu::host::AttrKind::Int);
-    return v ? &v->i : nullptr;
+  explicit RuntimeAttrs(std::vector<tcemu::host::AttrValue> values) : values_(std::move(values)) {
+    for (const tcemu::host::AttrValue& v : values_) bytes_.emplace_back(v);
   }
+  const int64_t* GetInt(const size_t index) const { return GetAttrPointer<int64_t>(index); }
   const TypedContinuousVector<int64_t>* GetListInt(const size_t index) const {
     const auto* v = find(index, tcemu::host::AttrKind::ListInt);
     return v ? &v->ints : nullptr;
   }
-  const char* GetStr(const size_t index) const {
-    const auto* v = find(index, tcemu::host::AttrKind::Str);
-    return v ? v->s.c_str() : nullptr;
-  }
-  const float* GetFloat(const size_t index) const {
-    const auto* v = find(index, tcemu::host::AttrKind::Float);
-    return v ? &v->f : nullptr;
-  }
-  const bool* GetBool(const size_t index) const {
-    const auto* v = find(index, tcemu::host::AttrKind::Bool);
-    return v ? &v->b : nullptr;
-  }
+  const char* GetStr(const size_t index) const { return GetAttrPointer<char>(index); }
+  const float* GetFloat(const size_t index) const { return GetAttrPointer<float>(index); }
+  const bool* GetBool(const size_t index) const { return GetAttrPointer<bool>(index); }
   const TypedContinuousVector<float>* GetListFloat(const size_t index) const {
     const auto* v = find(index, tcemu::host::AttrKind::ListFloat);
     return v ? &v->floats : nullptr;
@@ -58,11 +74,9 @@ class RuntimeAttrs {
     if (index >= values_.size()) return nullptr;
     const tcemu::host::AttrValue& v = values_[index];
     switch (v.kind) {
-      case tcemu::host::AttrKind::Bool: return reinterpret_cast<const T*>(&v.b);
-      case tcemu::host::AttrKind::Float: return reinterpret_cast<const T*>(&v.f);
-      case tcemu::host::AttrKind::Int: return reinterpret_cast<const T*>(&v.i);
+      case tcemu::host::AttrKind::None: return nullptr;
       case tcemu::host::AttrKind::Str: return reinterpret_cast<const T*>(v.s.c_str());
-      default: return nullptr;
+      default: return reinterpret_cast<const T*>(bytes_[index].bytes);
     }
   }
   size_t GetAttrNum() const { return values_.size(); }
@@ -73,6 +87,7 @@ class RuntimeAttrs {
     return &values_[index];
   }
   std::vector<tcemu::host::AttrValue> values_;
+  std::vector<tcemu::host::AttrBytes> bytes_;
 };
 
 }  // namespace gert
