@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <cassert>
 #include <cstring>
 #include <map>
 #include <string_view>
@@ -26,6 +27,9 @@ constexpr DescrEntry kDescrs[] = {
     {"|i1", DType::I8, 1},  {"|u1", DType::U8, 1},   {"<i2", DType::I16, 2},
     {"<i4", DType::I32, 4}, {"<i8", DType::I64, 8},  {"|b1", DType::Bool, 1},
 };
+
+// NumPy's complex64 on a little-endian host: two f32, real then imaginary.
+constexpr const char* kComplex64Descr = "<c8";
 
 const DescrEntry& entryOf(DType dtype) {
   for (const DescrEntry& e : kDescrs) {
@@ -129,11 +133,13 @@ int dtypeBytes(DType dtype) { return entryOf(dtype).bytes; }
 
 const char* npyDescr(DType dtype) { return entryOf(dtype).descr; }
 
-std::string encodeNpy(const HostTensor& tensor) {
-  std::string shape = tensor.shape.size() == 1 ? fmt::format("({},)", tensor.shape[0])
-                                               : fmt::format("({})", fmt::join(tensor.shape, ", "));
-  std::string header =
-      fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': {}, }}", npyDescr(tensor.dtype), shape);
+std::string encodeNpy(const HostTensor& tensor, bool complex64) {
+  assert(!complex64 || (tensor.dtype == DType::F32 && !tensor.shape.empty() && tensor.shape.back() == 2));
+  // A complex64 array's elements are the f32 pairs as they are: only the header drops the pairs' dimension.
+  std::vector<int64_t> dims(tensor.shape.begin(), tensor.shape.end() - (complex64 ? 1 : 0));
+  std::string shape = dims.size() == 1 ? fmt::format("({},)", dims[0]) : fmt::format("({})", fmt::join(dims, ", "));
+  std::string header = fmt::format("{{'descr': '{}', 'fortran_order': False, 'shape': {}, }}",
+                                   complex64 ? kComplex64Descr : npyDescr(tensor.dtype), shape);
   // Magic (6) + version (2) + length (2) + header + '\n' is padded with spaces to a multiple of 64.
   size_t total = 10 + header.size() + 1;
   header.append((64 - total % 64) % 64, ' ');
@@ -157,7 +163,11 @@ std::string encodeNpy(const HostTensor& tensor) {
   return out;
 }
 
-std::optional<NpyHeader> parseNpyHeader(const std::string& bytes, std::string* error, uint64_t maxBytes) {
+namespace {
+
+// parseNpyHeader, and for a '<c8' array, when `complex64` is given, the header of its f32 pairs.
+std::optional<NpyHeader> parseHeader(const std::string& bytes, std::string* error, uint64_t maxBytes, bool* complex64) {
+  if (complex64) *complex64 = false;
   auto fail = [&](std::string message) -> std::optional<NpyHeader> {
     *error = std::move(message);
     return std::nullopt;
@@ -192,7 +202,16 @@ std::optional<NpyHeader> parseNpyHeader(const std::string& bytes, std::string* e
   const std::string& order = dict->at("fortran_order");
   if (order == "True") return fail("Fortran-order .npy arrays are not supported (save with a C-contiguous array)");
   if (order != "False") return fail(fmt::format("malformed .npy header: fortran_order is '{}'", order));
-  const DescrEntry* entry = nullptr;
+  if (descr == "<c16") {
+    return fail(fmt::format("complex128 .npy arrays ('<c16') are not supported{}",
+                            complex64 ? "; save the array as complex64 ('<c8': .astype(numpy.complex64))" : ""));
+  }
+  if (descr == kComplex64Descr && !complex64) {
+    return fail(
+        "complex64 .npy arrays ('<c8') are read only by `tilecraft project run`: no tensor dtype here is complex");
+  }
+  const DescrEntry complexPairs{kComplex64Descr, DType::F32, 8};
+  const DescrEntry* entry = descr == kComplex64Descr ? &complexPairs : nullptr;
   for (const DescrEntry& e : kDescrs) {
     // One-byte types and raw void have no byte order: NumPy writes '|', others may write '<'. bf16 has no NumPy
     // type; a bf16 array saved from NumPy is a uint16 array viewed as 'V2', which np.save writes as '|V2'.
@@ -204,7 +223,8 @@ std::optional<NpyHeader> parseNpyHeader(const std::string& bytes, std::string* e
   }
   if (!entry) {
     return fail(fmt::format(
-        "unsupported .npy dtype '{}' (supported: <f2, <V2 or |V2 (bf16), <f4, |i1, |u1, <i2, <i4, <i8, |b1)", descr));
+        "unsupported .npy dtype '{}' (supported: <f2, <V2 or |V2 (bf16), <f4, |i1, |u1, <i2, <i4, <i8, |b1{})", descr,
+        complex64 ? ", <c8 (complex64)" : ""));
   }
   NpyHeader h;
   h.dtype = entry->dtype;
@@ -221,7 +241,17 @@ std::optional<NpyHeader> parseNpyHeader(const std::string& bytes, std::string* e
   if (!dataBytes) return fail(fmt::format("the .npy shape {} is too large", dict->at("shape")));
   h.dataOffset = offset + headerLen;
   h.dataBytes = *dataBytes;
+  if (entry == &complexPairs) {
+    h.shape.push_back(2);
+    *complex64 = true;
+  }
   return h;
+}
+
+}  // namespace
+
+std::optional<NpyHeader> parseNpyHeader(const std::string& bytes, std::string* error, uint64_t maxBytes) {
+  return parseHeader(bytes, error, maxBytes, nullptr);
 }
 
 std::optional<HostTensor> decodeRaw(const std::string& bytes, size_t offset, DType dtype, std::vector<int64_t> shape,
@@ -264,9 +294,17 @@ std::optional<HostTensor> decodeRaw(const std::string& bytes, size_t offset, DTy
   return t;
 }
 
-std::optional<HostTensor> decodeNpy(const std::string& bytes, std::string* error) {
-  std::optional<NpyHeader> header = parseNpyHeader(bytes, error);
+std::optional<HostTensor> decodeNpy(const std::string& bytes, std::string* error, bool* complex64) {
+  std::optional<NpyHeader> header = parseHeader(bytes, error, kMaxNpyDataBytes, complex64);
   if (!header) return std::nullopt;
+  size_t have = bytes.size() - header->dataOffset;
+  if (complex64 && *complex64 && have != header->dataBytes) {
+    // decodeRaw would name the f32 pairs; the file holds complex elements.
+    std::vector<int64_t> dims(header->shape.begin(), header->shape.end() - 1);
+    *error = fmt::format("a c64[{}] array needs {} data bytes but the file has {}", fmt::join(dims, ", "),
+                         header->dataBytes, have);
+    return std::nullopt;
+  }
   return decodeRaw(bytes, header->dataOffset, header->dtype, header->shape, error);
 }
 

@@ -17,10 +17,11 @@ struct GeType {
   int value = -1;
   const char* name = "?";           // e.g. "float16" (as in msopgen's JSON)
   const char* kernelType = "";      // the C++ type of DTYPE_<NAME>, e.g. "half"
-  std::optional<dsl::DType> dtype;  // the .npy element type, when there is one
+  std::optional<dsl::DType> dtype;  // the element type a host tensor holds it in, when there is one
+  bool complex = false;             // each element is a (real, imaginary) pair of `dtype` (complex64: f32)
 };
 GeType geType(int value);
-std::optional<int> geTypeOf(dsl::DType dtype);
+std::optional<int> geTypeOf(dsl::DType dtype, bool complex = false);
 
 struct ParamInfo {
   std::string name;

@@ -41,6 +41,7 @@ struct ProjectTensor {
   size_t output = 0;
   int index = -1;
   interp::HostTensor tensor;
+  bool complex64 = false;  // `tensor` is its float32 (real, imaginary) pairs (project/tensor_bytes.h)
 };
 
 // What a run did, for callers that judge the outputs themselves (the harness's AscendC solutions).

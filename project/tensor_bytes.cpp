@@ -2,6 +2,9 @@
 
 #include <cstring>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include "interp/numeric.h"
 
 namespace tilecraft::project {
@@ -73,6 +76,40 @@ interp::HostTensor fromBytes(const std::string& bytes, dsl::DType dtype, const s
     }
   }
   return t;
+}
+
+size_t elementBytes(const GeType& type) { return type.dtype ? elementBytes(*type.dtype) * (type.complex ? 2 : 1) : 0; }
+
+std::vector<int64_t> OpTensor::shape() const {
+  const std::vector<int64_t>& held = data.shape;
+  return complex64 ? std::vector<int64_t>(held.begin(), held.end() - 1) : held;
+}
+
+std::optional<int> OpTensor::geType() const { return geTypeOf(data.dtype, complex64); }
+
+std::string OpTensor::dtypeName() const { return complex64 ? "c64" : dsl::dtypeName(data.dtype); }
+
+std::string OpTensor::text() const { return fmt::format("{}[{}]", dtypeName(), fmt::join(shape(), ", ")); }
+
+OpTensor fromGm(const std::string& bytes, const GeType& type, const std::vector<int64_t>& shape) {
+  std::vector<int64_t> held = shape;
+  if (type.complex) held.push_back(2);
+  return {fromBytes(bytes, type.dtype.value_or(dsl::DType::F32), held), type.complex};
+}
+
+interp::CompareResult compareTensors(const OpTensor& want, const OpTensor& got) {
+  if ((want.complex64 || got.complex64) && (want.complex64 != got.complex64 || want.shape() != got.shape())) {
+    interp::CompareResult r;
+    r.message = fmt::format("got {} but the reference is {}", got.text(), want.text());
+    return r;
+  }
+  interp::HostTensor reference = want.data;
+  reference.dtype = got.data.dtype;
+  interp::CompareResult r = interp::compare(reference, got.data, interp::Tolerance::forDType(got.data.dtype));
+  // The positions compare names are the f32 pairs': one more index than the operator's shape has.
+  if (got.complex64 && !r.pass)
+    r.message += " (complex64 compared as float32 pairs: [..., 0] real, [..., 1] imaginary)";
+  return r;
 }
 
 }  // namespace tilecraft::project

@@ -230,6 +230,16 @@ BuildResult Service::build(const BuildRequest& request) {
   for (const std::string& arg : command) hash.add(arg);
   for (const std::string& dir : request.includeDirs) addTree(hash, dir);
   addNeighbourHeaders(hash, request.source);
+  for (const std::string& more : request.moreSources) {
+    std::optional<std::string> text = support::readFile(more);
+    if (!text) {
+      result.cannotStart = true;
+      result.diagnostics = fmt::format("cannot read the source '{}'", more);
+      return finish();
+    }
+    hash.add(*text);
+    addNeighbourHeaders(hash, more);
+  }
   result.key = hash.hex();
 
   fs::path done = cacheDir_ / result.key;
@@ -256,6 +266,8 @@ BuildResult Service::build(const BuildRequest& request) {
   if (sourcePath.is_relative()) spec.cwd = fs::current_path().string();
   fs::path sourceDir = fs::absolute(sourcePath).parent_path();
   spec.readOnlyPaths = {options_.emuInclude, sourceDir.string()};
+  for (const std::string& more : request.moreSources)
+    spec.readOnlyPaths.push_back(fs::absolute(more).parent_path().string());
   for (const std::string& dir : request.includeDirs) spec.readOnlyPaths.push_back(fs::absolute(dir).string());
   spec.limits = request.limits;
   SandboxResult ran = sandbox_->run(spec);
@@ -404,7 +416,9 @@ std::vector<std::string> compileCommand(const BuildRequest& request, const std::
   argv.insert(argv.end(), {"-DASCENDC_CPU_DEBUG", "-I", emuInclude});
   for (const std::string& dir : request.includeDirs) argv.insert(argv.end(), {"-I", dir});
   for (const std::string& define : request.defines) argv.push_back("-D" + define);
-  argv.insert(argv.end(), {request.source, "-pthread", "-o", output});
+  argv.push_back(request.source);
+  argv.insert(argv.end(), request.moreSources.begin(), request.moreSources.end());
+  argv.insert(argv.end(), {"-pthread", "-o", output});
   return argv;
 }
 

@@ -19,20 +19,24 @@ Needs python3 with torch (Debian's python3-torch) and numpy.
 """
 import argparse
 import csv
+import ast
 import importlib.util
+import inspect
 import json
 import os
 import re
 import subprocess
 import sys
 import tempfile
+import textwrap
 import time
 import types
 
 import torch
 
 NPY_DESCR = {torch.float16: '<f2', torch.float32: '<f4', torch.bfloat16: '<V2', torch.int8: '|i1',
-             torch.uint8: '|u1', torch.int16: '<i2', torch.int32: '<i4', torch.int64: '<i8', torch.bool: '|b1'}
+             torch.uint8: '|u1', torch.int16: '<i2', torch.int32: '<i4', torch.int64: '<i8', torch.bool: '|b1',
+             torch.complex64: '<c8'}
 
 
 def save_npy(path, tensor):
@@ -138,6 +142,63 @@ def record_call(model, inputs, recorder):
     return list(recorder.calls[0][1])
 
 
+def call_arg_names(model_class):
+    """The names ModelNew's kernel_gen_ops call gives its arguments (`x1`, `self.gamma` -> `gamma`, `k=v` -> `k`),
+    None where an argument is an expression; [] when the source cannot be read."""
+    try:
+        tree = ast.parse(textwrap.dedent(inspect.getsource(model_class.forward)))
+    except (OSError, TypeError, SyntaxError):
+        return []
+    for node in ast.walk(tree):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                and isinstance(node.func.value, ast.Name) and node.func.value.id == 'kernel_gen_ops'):
+            names = [a.id if isinstance(a, ast.Name) else a.attr if isinstance(a, ast.Attribute) else None
+                     for a in node.args]
+            return names + [k.arg for k in node.keywords]
+    return []
+
+
+def project_args(call_args, names, outs, tmp):
+    """`project run`'s --in/--attr/--expect for the recorded call: by the OpDef's names when `names` gives every
+    tensor (or every other argument) one, as the binding maps them (AddLayerNorm's ModelNew passes bias third,
+    its OpDef has it fifth), else by position."""
+    tensor_named = bool(names) and all(n for a, n in zip(call_args, names) if isinstance(a, torch.Tensor)
+                                       or is_tensor_list(a))
+    attr_named = bool(names) and all(n for a, n in zip(call_args, names) if a is not None and not (
+        isinstance(a, torch.Tensor) or is_tensor_list(a)))
+    cmd = []
+    tensors = attrs = 0
+    for i, a in enumerate(call_args):
+        name = names[i] if i < len(names) else None
+        if is_tensor_list(a) or isinstance(a, torch.Tensor):
+            parts = a if is_tensor_list(a) else [a]
+            paths = []
+            for k, t in enumerate(parts):
+                paths.append(os.path.join(tmp, f'in{tensors}_{k}.npy'))
+                save_npy(paths[-1], t)
+            cmd += ['--in', f'{name if tensor_named else "#" + str(tensors)}=' + ','.join(paths)]
+            tensors += 1
+        elif a is not None:
+            value = ','.join(str(v) for v in a) if isinstance(a, (list, tuple)) else str(a)
+            cmd += ['--attr', f'{name if attr_named else "#" + str(attrs)}={value}']
+            attrs += 1
+        else:
+            attrs += 1
+    for k, o in enumerate(outs):
+        if is_tensor_list(o):
+            paths = []
+            for e, t in enumerate(o):
+                paths.append(os.path.join(tmp, f'out{k}_{e}.npy'))
+                save_npy(paths[-1], t)
+            cmd += ['--expect', f'#{k}=' + ','.join(paths)]
+        elif isinstance(o, torch.Tensor):
+            path = os.path.join(tmp, f'out{k}.npy')
+            # A 0-dim golden (torch.tensor(flag)) is the one-element output an OpDef declares as [1].
+            save_npy(path, o.reshape(1) if o.dim() == 0 else o)
+            cmd += ['--expect', f'#{k}={path}']
+    return cmd
+
+
 def classify(status, out, err):
     text = out + err
     if status == 0 and '\nPASS ' in '\n' + out:
@@ -221,44 +282,19 @@ def run_task(task, args):
             cmd = [args.tilecraft, 'project', 'run', answer, '--timeout', str(args.timeout)]
             for d in args.include or common_includes(root):
                 cmd += ['--include', d]
-            tensors = attrs = 0
+            names = call_arg_names(module.ModelNew)
             try:
-                for a in call_args:
-                    if is_tensor_list(a):
-                        paths = []
-                        for k, t in enumerate(a):
-                            paths.append(os.path.join(tmp, f'in{tensors}_{k}.npy'))
-                            save_npy(paths[-1], t)
-                        cmd += ['--in', f'#{tensors}=' + ','.join(paths)]
-                        tensors += 1
-                    elif isinstance(a, torch.Tensor):
-                        path = os.path.join(tmp, f'in{tensors}.npy')
-                        save_npy(path, a)
-                        cmd += ['--in', f'#{tensors}={path}']
-                        tensors += 1
-                    elif a is not None:
-                        value = ','.join(str(v) for v in a) if isinstance(a, (list, tuple)) else str(a)
-                        cmd += ['--attr', f'#{attrs}={value}']
-                        attrs += 1
-                    else:
-                        attrs += 1
-                for k, o in enumerate(outs):
-                    if is_tensor_list(o):
-                        paths = []
-                        for e, t in enumerate(o):
-                            paths.append(os.path.join(tmp, f'out{k}_{e}.npy'))
-                            save_npy(paths[-1], t)
-                        cmd += ['--expect', f'#{k}=' + ','.join(paths)]
-                    elif isinstance(o, torch.Tensor):
-                        path = os.path.join(tmp, f'out{k}.npy')
-                        # A 0-dim golden (torch.tensor(flag)) is the one-element output an OpDef declares as [1].
-                        save_npy(path, o.reshape(1) if o.dim() == 0 else o)
-                        cmd += ['--expect', f'#{k}={path}']
+                by_name = project_args(call_args, names, outs, tmp)
+                by_place = project_args(call_args, [], outs, tmp)
             except ValueError as e:
                 results.append(('unsupported', str(e)))
                 continue
             try:
-                p = subprocess.run(cmd, capture_output=True, text=True, timeout=3 * args.timeout + 600)
+                p = subprocess.run(cmd + by_name, capture_output=True, text=True, timeout=3 * args.timeout + 600)
+                # Names the OpDef does not have: the binding's own, so the call is mapped by position after all.
+                if by_name != by_place and p.returncode == 2 and re.search(r'has no (input|attribute) ', p.stderr):
+                    p = subprocess.run(cmd + by_place, capture_output=True, text=True,
+                                       timeout=3 * args.timeout + 600)
                 results.append(classify(p.returncode, p.stdout, p.stderr))
             except subprocess.TimeoutExpired:
                 results.append(('timeout', ''))

@@ -350,6 +350,12 @@ TEST_F(PoisonTest, LanesComputedFromUnwrittenBytesStayUnwritten) {
   LocalTensor<float> sum = c.Get<float>();
   std::string msg = checkMessage([&] { WholeReduceSum(sum, dst, 64, 1, 1, 1, 8); });
   EXPECT_EQ(msg.rfind("WholeReduceSum src reads UB bytes [256, 512) that nothing wrote: byte 288", 0), 0u) << msg;
+  // The element-wise high-level APIs (emu/hl_map.h) carry poison the same way.
+  Log(dst, src, 64);
+  PipeBarrier<PIPE_ALL>();
+  EXPECT_EQ(dst.GetValue(1), 0.0f);  // log(1)
+  EXPECT_EQ(checkMessage([&] { dst.GetValue(8); }).rfind("GetValue reads UB bytes [288, 292) that nothing wrote", 0),
+            0u);
 }
 
 }  // namespace

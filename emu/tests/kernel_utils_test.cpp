@@ -54,6 +54,48 @@ TEST_F(KernelUtilsTest, AQueueWithAConfigPointerRunsLikeAnyOther) {
   in.FreeTensor(back);
 }
 
+// The untyped DeQue (RmsNorm's answer dequeues for the sync and keeps using its tensor), and a handle passed back.
+TEST_F(KernelUtilsTest, UntypedDeQueHandsTheBufferOverAndItsHandleComesBack) {
+  TQue<TPosition::VECIN, 1> in;
+  pipe_.InitBuffer(in, 1, 256);
+  LocalTensor<float> t = in.AllocTensor<float>();
+  t.SetValue(3, 7.0f);
+  in.EnQue(t);
+  TBufHandle handle = in.DeQue();
+  EXPECT_EQ(in.GetState(t), TBufState::DEQUE);
+  EXPECT_EQ(t.GetValue(3), 7.0f);
+  EXPECT_TRUE(in.EnQue(handle));
+  EXPECT_EQ(in.GetTensorCountInQue(), 1);
+  in.FreeBuffer(in.DeQue());
+  EXPECT_TRUE(in.HasIdleBuffer());
+  int line = TCEMU_LINE_OF_NEXT();
+  auto err = [&] { in.FreeBuffer(nullptr); };
+  EXPECT_EQ(checkMessage(err),
+            "FreeBuffer of a TBufHandle that is not one of this VECIN queue's buffers; hint: pass back the handle its "
+            "DeQue returned");
+  try {
+    err();
+  } catch (const tcemu::CheckError& e) {
+    EXPECT_EQ(e.loc.line, line);
+  }
+}
+
+// DeepNormGrad's answer zeroes its gamma/beta gradients with InitOutput: more elements than one 255-block burst.
+TEST_F(KernelUtilsTest, InitOutputFillsGlobalMemoryInBursts) {
+  buffer<float>(32 * 1024);
+  constexpr uint32_t kCount = 5000;  // 2040 floats per burst: two full bursts and a tail
+  auto* gm = static_cast<float*>(GmAlloc((kCount + 8) * sizeof(float)));
+  for (uint32_t i = 0; i < kCount + 8; ++i) gm[i] = -1.0f;
+  GlobalTensor<float> g;
+  g.SetGlobalBuffer(gm, kCount + 8);
+  InitOutput<float>(g, kCount, 0.5f);
+  PipeBarrier<PIPE_ALL>();
+  EXPECT_EQ(gm[0], 0.5f);
+  EXPECT_EQ(gm[2040], 0.5f);
+  EXPECT_EQ(gm[kCount - 1], 0.5f);
+  EXPECT_EQ(gm[kCount], -1.0f);  // not one element more
+}
+
 TEST_F(KernelUtilsTest, AscendCUtilsMaskWordsAreCanns) {
   AscendCUtils::SetMask<float>(10);
   EXPECT_EQ(core().maskHigh_, 0u);

@@ -73,6 +73,59 @@ TEST(Npy, Bf16FromNumpyIsReadWithEitherByteOrderMark) {
             "unsupported .npy dtype '>V2' (supported: <f2, <V2 or |V2 (bf16), <f4, |i1, |u1, <i2, <i4, <i8, |b1)");
 }
 
+// complex64 has no DType: a caller that asks for it gets the array as it lies in memory, f32 (real, imaginary) pairs
+// in a trailing dimension 2. data/c64_numpy.npy is np.save of np.array([[1+2j, -3.5+0.25j, -1j]], np.complex64).
+TEST(Npy, Complex64IsReadAndWrittenAsFloatPairsWhenAskedFor) {
+  std::ifstream in(std::filesystem::path(TILECRAFT_SOURCE_DIR) / "interp/tests/data/c64_numpy.npy", std::ios::binary);
+  ASSERT_TRUE(in);
+  std::string numpyBytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string error;
+  bool complex64 = false;
+  std::optional<HostTensor> t = decodeNpy(numpyBytes, &error, &complex64);
+  ASSERT_TRUE(t) << error;
+  EXPECT_TRUE(complex64);
+  EXPECT_EQ(t->dtype, DType::F32);
+  EXPECT_EQ(t->shape, (std::vector<int64_t>{1, 3, 2}));
+  EXPECT_EQ(t->data, (std::vector<double>{1, 2, -3.5, 0.25, 0, -1}));
+  // Written back, it is the file NumPy wrote, byte for byte.
+  EXPECT_EQ(encodeNpy(*t, true), numpyBytes);
+  // A one-dimensional complex array keeps NumPy's "(n,)".
+  std::string flat = encodeNpy(HostTensor{DType::F32, {2, 2}, {1, 2, 3, 4}}, true);
+  EXPECT_NE(flat.find("{'descr': '<c8', 'fortran_order': False, 'shape': (2,), }"), std::string::npos);
+  // Any other file read by such a caller says it is not complex.
+  complex64 = true;
+  ASSERT_TRUE(decodeNpy(encodeNpy(HostTensor::zeros(DType::F32, {2})), &error, &complex64)) << error;
+  EXPECT_FALSE(complex64);
+}
+
+TEST(Npy, Complex64FilesAreRefusedWithTheReason) {
+  std::ifstream in(std::filesystem::path(TILECRAFT_SOURCE_DIR) / "interp/tests/data/c64_numpy.npy", std::ios::binary);
+  ASSERT_TRUE(in);
+  std::string numpyBytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string error;
+  bool complex64 = false;
+  // A caller that takes no complex tensors (the DSL's) is told who does.
+  EXPECT_FALSE(decodeNpy(numpyBytes, &error));
+  EXPECT_EQ(error,
+            "complex64 .npy arrays ('<c8') are read only by `tilecraft project run`: no tensor dtype here is complex");
+  EXPECT_FALSE(parseNpyHeader(numpyBytes, &error));
+  // Truncated data is counted in complex elements, as the file holds them.
+  EXPECT_FALSE(decodeNpy(numpyBytes.substr(0, numpyBytes.size() - 4), &error, &complex64));
+  EXPECT_EQ(error, "a c64[1, 3] array needs 24 data bytes but the file has 20");
+  std::string wide = numpyBytes;
+  wide.replace(wide.find("<c8"), 3, "<c16");
+  EXPECT_FALSE(decodeNpy(wide, &error, &complex64));
+  EXPECT_EQ(error,
+            "complex128 .npy arrays ('<c16') are not supported; save the array as complex64 ('<c8': "
+            ".astype(numpy.complex64))");
+  std::string bigEndian = numpyBytes;
+  bigEndian.replace(bigEndian.find("<c8"), 3, ">c8");
+  EXPECT_FALSE(decodeNpy(bigEndian, &error, &complex64));
+  EXPECT_EQ(error,
+            "unsupported .npy dtype '>c8' (supported: <f2, <V2 or |V2 (bf16), <f4, |i1, |u1, <i2, <i4, <i8, |b1, <c8 "
+            "(complex64))");
+}
+
 TEST(Npy, BadFilesAreRejectedWithTheReason) {
   std::string error;
   EXPECT_FALSE(decodeNpy("hello", &error));

@@ -1,5 +1,5 @@
 // The host driver (emu/include/emu/host_driver.h) in process: the records `describe` and `case` write for an
-// operator whose tiling is registered through IMPL_OP_OPTILING rather than the OpDef.
+// operator whose tiling is registered through IMPL_OP_OPTILING rather than the OpDef, with a TilingParse function.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -27,12 +27,20 @@ static ge::graphStatus DriverProbeTilingFunc(gert::TilingContext* context) {
   tiling.SaveToBuffer(context->GetRawTilingData()->GetData(), context->GetRawTilingData()->GetCapacity());
   context->GetRawTilingData()->SetDataSize(tiling.GetDataSize());
   context->SetBlockDim(context->GetCompileInfo<DriverProbeCompileInfo>()->cores);
-  context->SetTilingKey(7);
+  // An optional input the case leaves out has no instance, as in CANN: nullptr, and one input in all.
+  bool noBias = context->GetOptionalInputShape(1) == nullptr && context->GetComputeNodeInputNum() == 1;
+  context->SetTilingKey(noBias ? 7 : 8);
   context->GetWorkspaceSizes(2)[1] = 64;
   return ge::GRAPH_SUCCESS;
 }
 
-static ge::graphStatus DriverProbeParse(gert::TilingParseContext*) { return ge::GRAPH_SUCCESS; }
+// Run before TilingFunc, as CANN runs it when the operator is loaded: the compile info it fills is what TilingFunc
+// reads (AddRmsNorm's answer takes its core count from there).
+static ge::graphStatus DriverProbeParse(gert::TilingParseContext* context) {
+  auto* info = context->GetCompiledInfo<DriverProbeCompileInfo>();
+  info->cores = platform_ascendc::PlatformAscendC(context->GetPlatformInfo()).GetCoreNumAiv() / 8;
+  return ge::GRAPH_SUCCESS;
+}
 
 IMPL_OP_OPTILING(DriverProbe).Tiling(DriverProbeTilingFunc).TilingParse<DriverProbeCompileInfo>(DriverProbeParse);
 }  // namespace optiling
@@ -51,6 +59,7 @@ class DriverProbe : public OpDef {
  public:
   explicit DriverProbe(const char* name) : OpDef(name) {
     this->Input("x").ParamType(REQUIRED).DataType({ge::DT_FLOAT16, ge::DT_FLOAT});
+    this->Input("bias").ParamType(OPTIONAL).DataType({ge::DT_FLOAT16, ge::DT_FLOAT});
     this->Output("y").ParamType(REQUIRED).DataType({ge::DT_FLOAT16, ge::DT_FLOAT});
     this->Attr("alpha").AttrType(OPTIONAL).Float(0.5f);
     this->SetInferShape(ge::DriverProbeInferShape);
@@ -68,6 +77,7 @@ TEST(HostDriver, DescribeWritesTheSignatureAndTheTilingLayout) {
   std::string text = out.str();
   EXPECT_EQ(text.substr(text.find('\n') + 1),
             "input x required 1 0\n"
+            "input bias optional 1 0\n"
             "output y required 1 0\n"
             "attr alpha float default\n"
             "infershape 1\n"
@@ -98,13 +108,22 @@ TEST(HostDriver, CaseRunsInferShapeAndTheImplRegisteredTiling) {
   std::ostringstream out;
   EXPECT_EQ(tcemu::host::runCase(path, out), 0);
   std::remove(path.c_str());
-  // total 12 = 0c000000, alpha 2.5f = 00002040; the compile info's default 5 cores; workspace {0, 64}.
+  // total 12 = 0c000000, alpha 2.5f = 00002040; 6 cores from the TilingParse function; workspace {0, 64}.
   EXPECT_EQ(out.str(),
             "output 1 1 12\n"
-            "blockdim 5\n"
-            "tilingkey 7\n"
+            "blockdim 6\n"
+            "tilingkey 7\n"  // no bias
             "workspace 0 64\n"
             "tilingdata 8 0c00000000002040\n");
+}
+
+TEST(HostDriver, AGivenOptionalInputHasItsInstance) {
+  std::string path = (std::filesystem::temp_directory_path() / "tilecraft-host-driver-bias.txt").string();
+  std::ofstream(path) << "input 0 1 - 2 3 4\ninput 1 1 - 1 4\noutput 0 1 -1\n";
+  std::ostringstream out;
+  EXPECT_EQ(tcemu::host::runCase(path, out), 0);
+  std::remove(path.c_str());
+  EXPECT_NE(out.str().find("tilingkey 8\n"), std::string::npos) << out.str();
 }
 
 }  // namespace

@@ -177,6 +177,8 @@ TEST_F(ProjectRunTest, UsageErrors) {
   EXPECT_EQ(err_.str(), "error: --in w: KeyedScale has no input 'w' (its inputs: x)\n");
   EXPECT_EQ(run({dir_, {"x=" + x}, {"alpha=1"}, {}, "", "", 120}), 2);
   EXPECT_EQ(err_.str(), "error: --attr alpha: KeyedScale has no attribute 'alpha' (its attributes: scale, negate)\n");
+  EXPECT_EQ(run({dir_, {"x=" + x}, {"scale="}, {}, "", "", 120}), 2);
+  EXPECT_EQ(err_.str(), "error: --attr scale: an empty value is not a float\n");
   EXPECT_EQ(run({dir_, {"x=" + h}, {}, {}, "", "", 120}), 2);
   EXPECT_EQ(err_.str(), "error: KeyedScale takes no inputs x f16 (" + dir_ +
                             "/op_host/keyed_scale.cpp:54: OpDef dtype combinations: x float32)\n");
@@ -253,6 +255,65 @@ TEST_F(ProjectRunTest, AutoSyncInsertsTheFlagsTheKernelLeftOut) {
   options.includeDirs = {(tmp_ / "nowhere").string()};
   EXPECT_EQ(run(options), 2);
   EXPECT_EQ(err_.str(), "error: --include " + (tmp_ / "nowhere").string() + ": no such folder\n");
+}
+
+// complex64 in and out (the conjugate project): the files are '<c8', the host sees DT_COMPLEX64 and the complex
+// shape (its TilingFunc refuses any other dtype, and a count of floats would take the kernel past its buffers), the
+// kernel the float32 (real, imaginary) pairs.
+TEST_F(ProjectRunTest, Complex64TensorsReachTheKernelAsFloatPairs) {
+  const std::string project = std::string(TILECRAFT_SOURCE_DIR) + "/project/tests/data/conjugate";
+  interp::HostTensor x = interp::HostTensor::zeros(dsl::DType::F32, {64, 2});
+  for (size_t i = 0; i < x.data.size(); ++i) x.data[i] = (static_cast<double>(i) - 50) * 0.25;
+  interp::HostTensor y = x;
+  for (size_t i = 1; i < y.data.size(); i += 2) y.data[i] = -y.data[i];
+  auto writeComplex = [&](const std::string& name, const interp::HostTensor& t) {
+    std::string error;
+    EXPECT_TRUE(support::writeFileAtomically(tmp_ / name, interp::encodeNpy(t, true), &error)) << error;
+    return (tmp_ / name).string();
+  };
+  std::string xs = writeComplex("x.npy", x), ys = writeComplex("y.npy", y);
+  EXPECT_EQ(run({project, {"x=" + xs}, {}, {"y=" + ys}, (tmp_ / "out").string(), "", 120}), 0) << err_.str();
+  EXPECT_NE(out_.str().find("  y: c64[64] -> " + (tmp_ / "out" / "y.npy").string() + ", matches"), std::string::npos)
+      << out_.str();
+  EXPECT_NE(out_.str().find("PASS "), std::string::npos) << out_.str();
+  std::string error;
+  bool complex64 = false;
+  auto written =
+      interp::decodeNpy(support::readFile((tmp_ / "out" / "y.npy").string()).value_or(""), &error, &complex64);
+  ASSERT_TRUE(written) << error;
+  EXPECT_TRUE(complex64);
+  EXPECT_EQ(written->shape, y.shape);
+  EXPECT_EQ(written->data, y.data);
+  // One imaginary part left as it was is found at its pair's place.
+  interp::HostTensor wrong = y;
+  wrong.data[7] = -wrong.data[7];
+  std::string ws = writeComplex("wrong.npy", wrong);
+  EXPECT_EQ(run({project, {"x=" + xs}, {}, {"y=" + ws}, "", "", 120}), 1);
+  EXPECT_NE(out_.str().find("  y: c64[64], MISMATCH: 1 of 128 elements out of tolerance; mean rel error 0.0156 "
+                            "(limit 0.000122), max 2 at [3, 1] (got 10.75, want -10.75) (complex64 compared as "
+                            "float32 pairs: [..., 0] real, [..., 1] imaginary)\n"),
+            std::string::npos)
+      << out_.str();
+  EXPECT_NE(out_.str().find("FAIL "), std::string::npos) << out_.str();
+  // A real reference of the pairs' shape is not a complex one.
+  EXPECT_EQ(run({project, {"x=" + xs}, {}, {"y=" + writeNpy("pairs.npy", y)}, "", "", 120}), 1);
+  EXPECT_NE(out_.str().find("  y: c64[64], MISMATCH: got c64[64] but the reference is f32[64, 2]\n"), std::string::npos)
+      << out_.str();
+  // The dtype columns: complex64 where the OpDef takes float32, and the reverse.
+  EXPECT_EQ(run({dir_, {"x=" + xs}, {}, {}, "", "", 120}), 2);
+  EXPECT_EQ(err_.str(), "error: KeyedScale takes no inputs x c64 (" + dir_ +
+                            "/op_host/keyed_scale.cpp:54: OpDef dtype combinations: x float32)\n");
+  EXPECT_EQ(run({project, {"x=" + writeNpy("real.npy", x)}, {}, {}, "", "", 120}), 2);
+  EXPECT_EQ(err_.str(), "error: Conjugate takes no inputs x f32 (" + project +
+                            "/op_host/conjugate.cpp:45: OpDef dtype combinations: x complex64)\n");
+  // complex128 is refused, with what to do instead.
+  std::string wide = support::readFile(xs).value_or("");
+  wide.replace(wide.find("<c8"), 3, "<c16");
+  ASSERT_TRUE(support::writeFileAtomically(tmp_ / "wide.npy", wide, &error)) << error;
+  EXPECT_EQ(run({project, {"x=" + (tmp_ / "wide.npy").string()}, {}, {}, "", "", 120}), 2);
+  EXPECT_EQ(err_.str(), "error: --in x: " + (tmp_ / "wide.npy").string() +
+                            ": complex128 .npy arrays ('<c16') are not supported; save the array as complex64 ('<c8': "
+                            ".astype(numpy.complex64))\n");
 }
 
 // Tensor lists (msopgen DYNAMIC) in and out: the list_axpy project checks the instance records, the ListTensorDesc

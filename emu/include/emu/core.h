@@ -259,6 +259,21 @@ class Core {
     a.written.set(start, end);
   }
 
+  // Poison of contiguous element-wise APIs (emu/hl_map.h): the elements among t's first `count` (elemBytes each)
+  // that hold a byte nothing wrote, appended to `out`; and, once the destination is written, those elements of
+  // it made unwritten again.
+  void unwrittenElements(const TensorRef& t, uint32_t elemBytes, uint64_t count, std::vector<uint64_t>& out) {
+    const WrittenBits& w = arena(t.mem).written;
+    for (uint64_t i = 0; i < count; ++i) {
+      uint64_t at = t.offset + i * elemBytes;
+      if (w.firstUnset(at, at + elemBytes) != at + elemBytes) out.push_back(i);
+    }
+  }
+  void unwriteElements(const TensorRef& t, uint32_t elemBytes, const std::vector<uint64_t>& elems) {
+    WrittenBits& w = arena(t.mem).written;
+    for (uint64_t i : elems) w.clear(t.offset + i * elemBytes, t.offset + (i + 1) * elemBytes);
+  }
+
   // Strided access: `count` chunks of `len` bytes, chunk i at off + i * stride.
   void readStrided(uint32_t idx, const TensorRef& t, uint64_t off, uint64_t len, uint64_t stride, uint64_t count,
                    const char* what, const SrcLoc& loc) {

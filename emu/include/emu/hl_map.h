@@ -45,14 +45,21 @@ inline void mapElements(const MapSpec& spec, const AscendC::LocalTensor<T>& dst,
   if (count == 0) return;
   std::string name = std::string(api) + " ";
   uint64_t bytes = uint64_t{count} * sizeof(T);
-  core.read(seq.firstIdx, src0.ref_, 0, bytes, (name + (src1 ? "src0" : "src")).c_str(), loc);
-  if (src1) core.read(seq.firstIdx, src1->ref_, 0, bytes, (name + "src1").c_str(), loc);
+  // Element i of dst comes from element i of the sources only: under the poison rule (emu/core.h) an unwritten
+  // source element leaves its dst element unwritten.
+  const Core::Unwritten rule = core.poisonsUnwritten() ? Core::Unwritten::Poison : Core::Unwritten::Byte;
+  std::vector<uint64_t> poisoned;
+  if (core.read(seq.firstIdx, src0.ref_, 0, bytes, (name + (src1 ? "src0" : "src")).c_str(), loc, rule))
+    core.unwrittenElements(src0.ref_, sizeof(T), count, poisoned);
+  if (src1 && core.read(seq.firstIdx, src1->ref_, 0, bytes, (name + "src1").c_str(), loc, rule))
+    core.unwrittenElements(src1->ref_, sizeof(T), count, poisoned);
   if (work.ref_.valid) {
     uint32_t workBytes = std::min<uint32_t>(work.GetSize(), elementwiseMaxTmp(count, sizeof(T)));
     core.write(seq.firstIdx, work.ref_, 0, workBytes, (name + "sharedTmpBuffer").c_str(), loc);
     core.read(seq.lastIdx, work.ref_, 0, workBytes, (name + "sharedTmpBuffer").c_str(), loc);
   }
   core.write(seq.lastIdx, dst.ref_, 0, bytes, (name + "dst").c_str(), loc);
+  core.unwriteElements(dst.ref_, sizeof(T), poisoned);
   const T* a = src0.GetPhyAddr();
   const T* b = src1 ? src1->GetPhyAddr() : a;
   T* d = dst.GetPhyAddr();

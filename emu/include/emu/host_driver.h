@@ -242,6 +242,11 @@ inline int runCase(const std::string& casePath, std::ostream& out) {
   const OpImpl* impl = nullptr;
   if (auto it = opImpls().find(call.opType); it != opImpls().end()) impl = &it->second;
   if (impl) call.compileInfo = impl->compileInfo.get();
+  if (impl && impl->tilingParse) {
+    ::gert::TilingParseContext context(&call);
+    if (impl->tilingParse(&context) != ::ge::GRAPH_SUCCESS)
+      hostFail(impl->loc, "TilingParse of " + call.opType + " failed (it returned GRAPH_FAILED)");
+  }
   auto inferShapeFn = op.GetInferShape() ? op.GetInferShape() : impl ? impl->inferShape : nullptr;
   SrcLoc inferShapeLoc = op.GetInferShape() ? op.tcemuInferShapeLoc() : impl ? impl->loc : SrcLoc{};
   if (auto infer = inferShapeFn) {

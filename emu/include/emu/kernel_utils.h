@@ -1,12 +1,14 @@
 // CANN's kernel utilities that kernels call by name (8.1: basic_api/impl/kernel_utils.h,
 // utils/kernel_utils_ceil_oom_que.h, kernel_pop_stack_buffer.h): IsSameType, DivCeil/AlignUp/ConstCeil, the queue
 // configuration a TQue's third parameter may point to (TQueConfig, GetTQueConfig), AscendCUtils' size queries and
-// mask setters, PopStackBuffer and GetTPipePtr. Signatures are CANN's; what the device leaves undefined is a check here.
+// mask setters, PopStackBuffer, InitOutput and GetTPipePtr. Signatures are CANN's; what the device leaves undefined is a check here.
 #pragma once
 
+#include <algorithm>
 #include <type_traits>
 
 #include "emu/hl_common.h"
+#include "emu/launch.h"
 #include "emu/sync.h"
 #include "emu/tpipe.h"
 
@@ -129,6 +131,29 @@ __aicore__ inline bool PopStackBuffer(LocalTensor<T>& popLocal, tcemu::SrcLoc lo
                 "PopStackBuffer: the emulator models the stack buffer of the UB (TPosition::LCM) only");
   popLocal = tcemu::hl::stackBuffer(0, "PopStackBuffer", loc).template ReinterpretCast<T>();
   return true;
+}
+
+// CANN's InitOutput (kernel_operator_common_intf.h): `size` elements of GM set to `value`, the way CANN does it: the
+// UB the pipe left free filled on V, then copied out on MTE3 in bursts of at most 255 blocks. Nothing on the cube.
+template <typename T>
+__aicore__ inline void InitOutput(GlobalTensor<T> gmWorkspaceAddr, uint32_t size, T value = 0,
+                                  tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
+  if ASCEND_IS_AIC {
+    return;
+  }
+  LocalTensor<T> popBuffer;
+  PopStackBuffer<T, TPosition::LCM>(popBuffer, loc);
+  uint32_t popSize = std::min<uint32_t>(popBuffer.GetSize(), 255 * 32 / sizeof(T));
+  if (popSize == 0 && size > 0)
+    tcemu::fail(loc, "InitOutput of %u elements: the pipe's InitBuffer calls left no UB free to fill from", size);
+  Duplicate(popBuffer, value, static_cast<int32_t>(popSize), loc);
+  SetFlag<HardEvent::V_MTE3>(0, loc);
+  WaitFlag<HardEvent::V_MTE3>(0, loc);
+  for (uint32_t done = 0; done < size; done += popSize) {
+    uint32_t n = std::min(popSize, size - done);
+    DataCopyPad(gmWorkspaceAddr[done], popBuffer, DataCopyExtParams(1, n * static_cast<uint32_t>(sizeof(T)), 0, 0, 0),
+                loc);
+  }
 }
 
 }  // namespace AscendC

@@ -38,7 +38,7 @@ inline std::vector<uint64_t> listTensorLayout(const std::vector<std::vector<uint
 
 inline int usage() {
   std::fputs(
-      "usage: MODE BLOCKDIM TILINGKEY TILING WORKSPACE_BYTES {IN|- OUT BYTES | list N {IN|- OUT BYTES RANK "
+      "usage: MODE BLOCKDIM TILINGKEY TILING WORKSPACE_BYTES {IN|-|null OUT BYTES | list N {IN|- OUT BYTES RANK "
       "DIMS...}*N}...\n",
       stderr);
   return 2;
@@ -125,6 +125,12 @@ inline int launchMain(int argc, char** argv, int tensors, Launch launch) {
     std::vector<uint64_t> pointers;
     std::vector<std::vector<uint64_t>> shapes;
     for (LaunchTensor& t : arg.tensors) {
+      if (t.in == "null" && !arg.list) {  // an optional input left out: CANN passes a null address
+        t.bytes = 0;
+        pointers.push_back(0);
+        shapes.push_back(t.dims);
+        continue;
+      }
       // aclrtMalloc's rule: the size rounded up to 32 bytes, plus 32 (so a kernel's aligned tail read stays inside).
       t.data = static_cast<uint8_t*>(AscendC::GmAlloc((t.bytes + 31) / 32 * 32 + 32));
       if (t.in != "-" && !readInto(t.in, t.data, t.bytes)) {
@@ -153,7 +159,7 @@ inline int launchMain(int argc, char** argv, int tensors, Launch launch) {
   for (const LaunchArg& arg : parsed) {
     for (const LaunchTensor& t : arg.tensors) {
       std::ofstream out(t.out, std::ios::binary);
-      out.write(reinterpret_cast<const char*>(t.data), static_cast<std::streamsize>(t.bytes));
+      if (t.data) out.write(reinterpret_cast<const char*>(t.data), static_cast<std::streamsize>(t.bytes));
       if (!out) {
         std::fprintf(stderr, "error: cannot write '%s'\n", t.out.c_str());
         return 2;

@@ -89,6 +89,10 @@ inline TPipe*& currentTPipe() {
   return pipe;
 }
 
+// CANN's untyped handle of a queue buffer (the untyped DeQue, EnQue(TBufHandle), FreeBuffer). A kernel only passes it
+// back to the queue; here it is the buffer record's id plus one, so no handle is a null pointer.
+using TBufHandle = uint8_t*;
+
 template <TPosition src, TPosition dst, int32_t depth, auto mask = 0>
 class TQueBind {
  public:
@@ -185,6 +189,20 @@ class TQueBind {
     return t;
   }
 
+  // The untyped forms: the same hand-over with the buffer named by a handle, not a tensor.
+  TBufHandle DeQue(tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
+    LocalTensor<uint8_t> t;
+    deque(t, tcemu::queueEvent(src, dst, true), false, loc);
+    return reinterpret_cast<TBufHandle>(static_cast<uintptr_t>(t.ref_.bufId) + 1);
+  }
+  bool EnQue(TBufHandle buf, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
+    return enque(handleTensor(buf, "EnQue", loc), tcemu::queueEvent(src, dst, true), false, loc);
+  }
+  void FreeBuffer(TBufHandle buf, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
+    LocalTensor<uint8_t> t = handleTensor(buf, "FreeBuffer", loc);
+    FreeTensor(t, loc);
+  }
+
   bool VacantInQue() const { return depth <= 0 || static_cast<int32_t>(fifo_.size()) < depth; }
   bool HasTensorInQue() const { return !fifo_.empty(); }
   int32_t GetTensorCountInQue() const { return static_cast<int32_t>(fifo_.size()); }
@@ -273,6 +291,21 @@ class TQueBind {
     if (e.token) tcemu::syncWait(core, fwd, "DeQue", loc, e.know, e.token);
     t.ref_ = tcemu::TensorRef{b.mem, b.start, b.start, b.start + b.len, e.buf, b.gen, userPos(), true};
     t.size_ = b.len / static_cast<uint32_t>(sizeof(T));
+  }
+  LocalTensor<uint8_t> handleTensor(TBufHandle buf, const char* what, const tcemu::SrcLoc& loc) {
+    checkInited(what, loc);
+    auto id = static_cast<int32_t>(reinterpret_cast<uintptr_t>(buf)) - 1;
+    if (buf == nullptr || std::find(slots_.begin(), slots_.end(), id) == slots_.end()) {
+      tcemu::fail(loc,
+                  "%s of a TBufHandle that is not one of this %s queue's buffers; hint: pass back the handle "
+                  "its DeQue returned",
+                  what, tcemu::positionName(userPos()));
+    }
+    const tcemu::BufferRec& b = tcemu::cur().buffers_[static_cast<size_t>(id)];
+    LocalTensor<uint8_t> t;
+    t.ref_ = tcemu::TensorRef{b.mem, b.start, b.start, b.start + b.len, id, b.gen, userPos(), true};
+    t.size_ = b.len;
+    return t;
   }
   static const char* stateName(TBufState s) {
     static const char* const names[] = {"FREE", "OCCUPIED", "ENQUE", "DEQUE"};

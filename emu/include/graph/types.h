@@ -2,7 +2,9 @@
 // the kernel build name them.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "graph/ascend_string.h"
@@ -30,6 +32,13 @@ enum Format {
   FORMAT_FRACTAL_NZ = 29, FORMAT_NCDHW = 30, FORMAT_NDHWC = 27, FORMAT_RESERVED = 40, FORMAT_ALL = 41
 };
 // clang-format on
+
+// A format's parts (CANN's layout of the int32: primary format in bits 0-7, sub-format in 8-23, C0 in 24-27).
+inline int32_t GetPrimaryFormat(int32_t format) { return static_cast<int32_t>(static_cast<uint32_t>(format) & 0xffU); }
+inline int32_t GetSubFormat(int32_t format) {
+  return static_cast<int32_t>((static_cast<uint32_t>(format) & 0xffff00U) >> 8);
+}
+inline bool HasSubFormat(int32_t format) { return GetSubFormat(format) > 0; }
 
 // Bytes per element; -1 for types without a fixed size.
 inline int GetSizeByDataType(DataType data_type) {

@@ -13,11 +13,11 @@
 #include "emu/host_call.h"
 #include "exe_graph/runtime/infer_datatype_context.h"
 #include "exe_graph/runtime/infer_shape_context.h"
+#include "exe_graph/runtime/infer_shape_range_context.h"
 #include "exe_graph/runtime/tiling_context.h"
 #include "exe_graph/runtime/tiling_parse_context.h"
 
 namespace gert {
-class InferShapeRangeContext;
 class KernelContext;
 }  // namespace gert
 
@@ -27,8 +27,10 @@ struct OpImpl {
   uint32_t (*tiling)(gert::TilingContext*) = nullptr;
   uint32_t (*inferShape)(gert::InferShapeContext*) = nullptr;
   uint32_t (*inferDataType)(gert::InferDataTypeContext*) = nullptr;
-  std::shared_ptr<void> compileInfo;  // TilingParse<T>'s T, default-constructed (there is no compile JSON)
-  SrcLoc loc;                         // the registration
+  std::shared_ptr<void> compileInfo;  // TilingParse<T>'s T: default-constructed, then filled by tilingParse
+  // Run once before TilingFunc, as CANN runs it when it loads the operator (there is no compile JSON: "{}").
+  uint32_t (*tilingParse)(gert::TilingParseContext*) = nullptr;
+  SrcLoc loc;  // the registration
 };
 
 inline std::map<std::string, OpImpl>& opImpls() {
@@ -74,8 +76,9 @@ class OpImplRegisterV2 {
     return *this;
   }
   template <typename T>
-  OpImplRegisterV2& TilingParse(TilingParseFunc const) {
+  OpImplRegisterV2& TilingParse(TilingParseFunc const f) {
     impl().compileInfo = std::make_shared<T>();
+    impl().tilingParse = f;
     return *this;
   }
   OpImplRegisterV2& PrivateAttr(const ge::char_t*) { return *this; }

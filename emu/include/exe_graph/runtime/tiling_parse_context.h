@@ -1,5 +1,6 @@
 // gert::TilingParseContext, what a TilingParse function reads (CANN's exe_graph/runtime/tiling_parse_context.h).
-// The emulator has no compile-time JSON: the compiled info is TilingParse<T>'s default-constructed T.
+// The emulator has no compile-time JSON ("{}"): the compiled info is TilingParse<T>'s T, default-constructed before the
+// TilingParse function runs (emu/host_driver.h, before TilingFunc).
 #pragma once
 
 #include "exe_graph/runtime/extended_kernel_context.h"
