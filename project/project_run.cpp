@@ -320,6 +320,10 @@ class ProjectRun {
     runner::BuildRequest request;
     request.source = (dir / "host_main.cpp").string();
     request.moreSources = layout_.hostSources;
+    // CANN links op_host's files into separate libraries (optiling, opsproto, op_host_aclnn: the project's
+    // CMakeLists.txt says which), so a function a shared header defines non-inline exists once per library. In one
+    // program the first definition serves (GeluQuant's GetMod, in its tiling header).
+    request.linkFlags = {"-Wl,--allow-multiple-definition"};
     request.includeDirs = {(fs::path(layout_.absDir) / "op_host").string()};
     addIncludes(request);
     request.warnings = false;  // the project's own code: its warnings are not ours to fail on

@@ -418,6 +418,7 @@ std::vector<std::string> compileCommand(const BuildRequest& request, const std::
   for (const std::string& define : request.defines) argv.push_back("-D" + define);
   argv.push_back(request.source);
   argv.insert(argv.end(), request.moreSources.begin(), request.moreSources.end());
+  argv.insert(argv.end(), request.linkFlags.begin(), request.linkFlags.end());
   argv.insert(argv.end(), {"-pthread", "-o", output});
   return argv;
 }

@@ -25,6 +25,7 @@ struct Limits {
 struct BuildRequest {
   std::string source;                    // the translation unit (a path the caller can read)
   std::vector<std::string> moreSources;  // further translation units, compiled apart and linked with it
+  std::vector<std::string> linkFlags;    // after the sources, e.g. -Wl,... options
   std::vector<std::string> includeDirs;  // beyond the emulator's own headers
   std::vector<std::string> defines;      // NAME or NAME=VALUE
   std::string optLevel = "-O1";
