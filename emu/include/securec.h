@@ -95,26 +95,6 @@ inline errno_t memcpy_s(void* dest, size_t destMax, const void* src, size_t coun
   return EOK;
 }
 
-inline errno_t strcpy_s(char* strDest, size_t destMax, const char* strSrc) {
-  if (destMax == 0 || destMax > SECUREC_STRING_MAX_LEN) return ERANGE;
-  if (strDest == nullptr) return EINVAL;
-  errno_t bad = EOK;
-  size_t len = 0;
-  if (strSrc == nullptr) {
-    bad = EINVAL_AND_RESET;
-  } else if ((len = strnlen(strSrc, destMax)) == destMax) {
-    bad = ERANGE_AND_RESET;
-  } else if (tcemu::securec::overlaps(strDest, len + 1, strSrc, len + 1)) {
-    bad = EOVERLAP_AND_RESET;
-  }
-  if (bad != EOK) {
-    strDest[0] = '\0';
-    return bad;
-  }
-  if (strDest != strSrc) std::memcpy(strDest, strSrc, len + 1);
-  return EOK;
-}
-
 // At most `count` characters of strSrc, always terminated; strSrc may be longer than count.
 inline errno_t strncpy_s(char* strDest, size_t destMax, const char* strSrc, size_t count) {
   if (destMax == 0 || destMax > SECUREC_STRING_MAX_LEN) return ERANGE;
@@ -137,6 +117,11 @@ inline errno_t strncpy_s(char* strDest, size_t destMax, const char* strSrc, size
   if (strDest != strSrc) std::memcpy(strDest, strSrc, len);
   strDest[len] = '\0';
   return EOK;
+}
+
+// strncpy_s with no limit of its own: the whole of strSrc, which must fit with its terminator.
+inline errno_t strcpy_s(char* strDest, size_t destMax, const char* strSrc) {
+  return strncpy_s(strDest, destMax, strSrc, SECUREC_STRING_MAX_LEN);
 }
 
 // strcat_s and strncat_s: a strDest with no terminator within destMax is EINVAL_AND_RESET, a result that does not

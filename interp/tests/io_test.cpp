@@ -73,12 +73,17 @@ TEST(Npy, Bf16FromNumpyIsReadWithEitherByteOrderMark) {
             "unsupported .npy dtype '>V2' (supported: <f2, <V2 or |V2 (bf16), <f4, |i1, |u1, <i2, <i4, <i8, |b1)");
 }
 
+// data/c64_numpy.npy's bytes ("" when it cannot be read).
+std::string complex64File() {
+  std::ifstream in(std::filesystem::path(TILECRAFT_SOURCE_DIR) / "interp/tests/data/c64_numpy.npy", std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
 // complex64 has no DType: a caller that asks for it gets the array as it lies in memory, f32 (real, imaginary) pairs
 // in a trailing dimension 2. data/c64_numpy.npy is np.save of np.array([[1+2j, -3.5+0.25j, -1j]], np.complex64).
 TEST(Npy, Complex64IsReadAndWrittenAsFloatPairsWhenAskedFor) {
-  std::ifstream in(std::filesystem::path(TILECRAFT_SOURCE_DIR) / "interp/tests/data/c64_numpy.npy", std::ios::binary);
-  ASSERT_TRUE(in);
-  std::string numpyBytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string numpyBytes = complex64File();
+  ASSERT_FALSE(numpyBytes.empty());
   std::string error;
   bool complex64 = false;
   std::optional<HostTensor> t = decodeNpy(numpyBytes, &error, &complex64);
@@ -99,9 +104,8 @@ TEST(Npy, Complex64IsReadAndWrittenAsFloatPairsWhenAskedFor) {
 }
 
 TEST(Npy, Complex64FilesAreRefusedWithTheReason) {
-  std::ifstream in(std::filesystem::path(TILECRAFT_SOURCE_DIR) / "interp/tests/data/c64_numpy.npy", std::ios::binary);
-  ASSERT_TRUE(in);
-  std::string numpyBytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string numpyBytes = complex64File();
+  ASSERT_FALSE(numpyBytes.empty());
   std::string error;
   bool complex64 = false;
   // A caller that takes no complex tensors (the DSL's) is told who does.

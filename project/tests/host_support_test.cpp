@@ -36,6 +36,7 @@ TEST(Securec, StringsThatDoNotFitLeaveAnEmptyString) {
   EXPECT_EQ(strcpy_s(dst, sizeof(dst), "hello"), EOK);
   EXPECT_STREQ(dst, "hello");
   EXPECT_EQ(strcpy_s(dst, sizeof(dst), "hello!"), ERANGE_AND_RESET);
+  EXPECT_EQ(strcpy_s(dst, sizeof(dst), dst), EOK);  // onto itself: nothing to copy, as in securec
   EXPECT_STREQ(dst, "");
   EXPECT_EQ(strncpy_s(dst, sizeof(dst), "abcdefgh", 3), EOK);  // a longer source cut at count
   EXPECT_STREQ(dst, "abc");
