@@ -10,23 +10,23 @@ namespace tilecraft::project {
 GeType geType(int value) {
   using D = dsl::DType;
   switch (value) {
-    case 0: return {0, "float32", "float", D::F32};
-    case 1: return {1, "float16", "half", D::F16};
-    case 2: return {2, "int8", "int8_t", D::I8};
-    case 3: return {3, "int32", "int32_t", D::I32};
-    case 4: return {4, "uint8", "uint8_t", D::U8};
-    case 6: return {6, "int16", "int16_t", D::I16};
-    case 7: return {7, "uint16", "uint16_t", std::nullopt};
-    case 8: return {8, "uint32", "uint32_t", std::nullopt};
-    case 9: return {9, "int64", "int64_t", D::I64};
-    case 10: return {10, "uint64", "uint64_t", std::nullopt};
-    case 11: return {11, "double", "double", std::nullopt};
-    case 12: return {12, "bool", "bool", D::Bool};
+    case 0: return {0, "float32", "DT_FLOAT", "float", D::F32};
+    case 1: return {1, "float16", "DT_FLOAT16", "half", D::F16};
+    case 2: return {2, "int8", "DT_INT8", "int8_t", D::I8};
+    case 3: return {3, "int32", "DT_INT32", "int32_t", D::I32};
+    case 4: return {4, "uint8", "DT_UINT8", "uint8_t", D::U8};
+    case 6: return {6, "int16", "DT_INT16", "int16_t", D::I16};
+    case 7: return {7, "uint16", "DT_UINT16", "uint16_t", std::nullopt};
+    case 8: return {8, "uint32", "DT_UINT32", "uint32_t", std::nullopt};
+    case 9: return {9, "int64", "DT_INT64", "int64_t", D::I64};
+    case 10: return {10, "uint64", "DT_UINT64", "uint64_t", std::nullopt};
+    case 11: return {11, "double", "DT_DOUBLE", "double", std::nullopt};
+    case 12: return {12, "bool", "DT_BOOL", "bool", D::Bool};
     // CANN's build defines DTYPE_<NAME> as the token `unknown` for complex types: a kernel that names it does
     // not compile there either; the answers address such tensors as float pairs.
-    case 16: return {16, "complex64", "unknown", D::F32, true};
-    case 27: return {27, "bfloat16", "bfloat16_t", D::BF16};
-    default: return {value, "unknown", "", std::nullopt};
+    case 16: return {16, "complex64", "DT_COMPLEX64", "unknown", D::F32, true};
+    case 27: return {27, "bfloat16", "DT_BF16", "bfloat16_t", D::BF16};
+    default: return {value, "unknown", "DT_UNDEFINED", "", std::nullopt};
   }
 }
 

@@ -16,6 +16,7 @@ namespace tilecraft::project {
 struct GeType {
   int value = -1;
   const char* name = "?";           // e.g. "float16" (as in msopgen's JSON)
+  const char* kernelCode = "";      // the kernel-side code ORIG_DTYPE_<NAME> names, e.g. "DT_FLOAT16"
   const char* kernelType = "";      // the C++ type of DTYPE_<NAME>, e.g. "half"
   std::optional<dsl::DType> dtype;  // the element type a host tensor holds it in, when there is one
   bool complex = false;             // each element is a (real, imaginary) pair of `dtype` (complex64: f32)

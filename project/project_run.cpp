@@ -667,8 +667,11 @@ class ProjectRun {
                                   : (info_.inputs[i].dtypes.empty() ? 0 : info_.inputs[i].dtypes[0]);
       addTypeDefines(request, info_.inputs[i].name, t);
     }
-    for (size_t o = 0, k = 0; o < info_.outputs.size(); k += outputCounts_[o], ++o)
-      addTypeDefines(request, info_.outputs[o].name, outputCounts_[o] ? host_.outputTypes[k] : outputType(o));
+    for (size_t o = 0, k = 0; o < info_.outputs.size(); k += outputCounts_[o], ++o) {
+      // CANN's build names an output that shares an input's name NAME_REF (the input's own defines stay).
+      std::string name = info_.outputs[o].name + (refInput(o) ? "_ref" : "");
+      addTypeDefines(request, name, outputCounts_[o] ? host_.outputTypes[k] : outputType(o));
+    }
     runner::BuildResult built = service_.build(request);
     outcome_.seconds += built.seconds;
     if (!built.ok) {
@@ -704,11 +707,13 @@ class ProjectRun {
     for (size_t o = 0, k = 0; o < info_.outputs.size(); ++o) {
       bool list = info_.outputs[o].option == "dynamic";
       if (list) run.args.insert(run.args.end(), {"list", std::to_string(outputCounts_[o])});
+      std::optional<size_t> ref = refInput(o);
+      bool shared = !list && ref && info_.inputs[*ref].option != "dynamic" && !inputs_[*ref].empty();
       for (size_t e = 0; e < outputCounts_[o]; ++e, ++k) {
         addBuffer(run,
                   Buffer{info_.outputs[o].name, host_.outputTypes[k], host_.outputShapes[k], true,
                          list ? static_cast<int>(e) : -1, o},
-                  "-", list);
+                  shared ? fmt::format("@{}", *ref) : "-", list);
       }
     }
     outcome_.stage = ProjectOutcome::Stage::KernelRun;
@@ -726,6 +731,15 @@ class ProjectRun {
     std::string upper;
     for (char c : name) upper += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     request.defines.push_back(fmt::format("DTYPE_{}={}", upper, geType(type).kernelType));
+    request.defines.push_back(fmt::format("ORIG_DTYPE_{}={}", upper, geType(type).kernelCode));
+    request.defines.push_back(fmt::format("FORMAT_{}=FORMAT_ND", upper));  // project run's tensors are all ND
+  }
+
+  // The input an output shares its name with (a ref output, as Eye's `y`): CANN binds both to one buffer.
+  std::optional<size_t> refInput(size_t output) const {
+    for (size_t i = 0; i < info_.inputs.size(); ++i)
+      if (info_.inputs[i].name == info_.outputs[output].name) return i;
+    return std::nullopt;
   }
 
   // A tensor argument is `IN|- OUT BYTES`; a tensor-list element adds its shape (`RANK DIMS...`) for the list's

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "emu/base.h"
+#include "emu/kernel_type.h"
 #include "emu/fp16.h"
 #include "emu/enums.h"
 #include "emu/core.h"

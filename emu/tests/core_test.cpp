@@ -53,16 +53,28 @@ TEST_F(QueueTest, DeQueOnEmptyQueue) {
             "DeQue in the consuming one");
 }
 
-TEST_F(QueueTest, UseAfterFreeIsCaughtEvenAfterReallocation) {
+// A freed tensor's data stays until AllocTensor hands its slot to another tensor, as on the device (cann-ops'
+// RmsNorm reads its rstd after the copy-out freed it); a use after that is the error.
+TEST_F(QueueTest, UseAfterFreeIsAnErrorOnceTheSlotIsAllocatedAgain) {
   TPipe pipe;
   TQue<QuePosition::VECIN, 1> q;
   pipe.InitBuffer(q, 1, 64);
   LocalTensor<float> a = q.AllocTensor<float>();
+  a.SetValue(0, 3.0f);
   q.FreeTensor(a);
+  EXPECT_EQ(a.GetValue(0), 3.0f);
   LocalTensor<float> again = q.AllocTensor<float>();
   again.SetValue(0, 1.0f);
   std::string msg = checkMessage([&] { a.GetValue(0); });
-  EXPECT_EQ(msg.rfind("GetValue uses a tensor after FreeTensor released its buffer (UB bytes [0, 64))", 0), 0u) << msg;
+  EXPECT_EQ(msg.rfind("GetValue uses a tensor after FreeTensor released its buffer (UB bytes [0, 64)) and AllocTensor "
+                      "gave it to another tensor; hint: free the tensor after its last use",
+                      0),
+            0u)
+      << msg;
+  // A second FreeTensor before the slot is allocated again is still a double free.
+  q.FreeTensor(again);
+  EXPECT_EQ(checkMessage([&] { q.FreeTensor(again); }),
+            "FreeTensor of a tensor whose buffer is already free (freed twice)");
 }
 
 TEST_F(QueueTest, UbOverflowReportsTheNumbersAndAHint) {

@@ -317,6 +317,33 @@ TEST_F(ProjectRunTest, Complex64TensorsReachTheKernelAsFloatPairs) {
                             ".astype(numpy.complex64))\n");
 }
 
+// A ref output (the output `y` of an input `y`) is the input's buffer: what the kernel leaves alone keeps the
+// input's values. The kernel also checks CANN's ORIG_DTYPE_/FORMAT_ defines at preprocessing time, per dtype.
+TEST_F(ProjectRunTest, ARefOutputSharesItsInputsBufferAndTheKernelSeesCannsTypeDefines) {
+  const std::string project = std::string(TILECRAFT_SOURCE_DIR) + "/project/tests/data/set_diagonal";
+  for (dsl::DType dtype : {dsl::DType::F16, dsl::DType::F32}) {
+    const std::string tag = dsl::dtypeName(dtype);
+    interp::HostTensor x = interp::HostTensor::zeros(dtype, {8}), y = interp::HostTensor::zeros(dtype, {8, 8});
+    for (size_t i = 0; i < x.data.size(); ++i) x.data[i] = -1.0 - static_cast<double>(i);
+    for (size_t i = 0; i < y.data.size(); ++i) y.data[i] = static_cast<double>(i) * 0.5;
+    interp::HostTensor want = y;
+    for (size_t i = 0; i < 8; ++i) want.data[i * 8 + i] = x.data[i];
+    std::string xs = writeNpy("x" + tag + ".npy", x), ys = writeNpy("y" + tag + ".npy", y);
+    EXPECT_EQ(run({project, {"x=" + xs, "y=" + ys}, {}, {"y=" + writeNpy("want" + tag + ".npy", want)}, "", "", 120}),
+              0)
+        << err_.str();
+    EXPECT_NE(out_.str().find("  y: " + tag + "[8, 8], matches"), std::string::npos) << out_.str();
+    // Without the shared buffer the off-diagonal elements would be unwritten (or zero): the input's values are
+    // what tells the two apart.
+    interp::HostTensor zeroed = want;
+    zeroed.data[1] = 0;
+    EXPECT_EQ(
+        run({project, {"x=" + xs, "y=" + ys}, {}, {"y=" + writeNpy("zeroed" + tag + ".npy", zeroed)}, "", "", 120}), 1);
+    EXPECT_NE(out_.str().find("  y: " + tag + "[8, 8], MISMATCH: 1 of 64 elements out of tolerance"), std::string::npos)
+        << out_.str();
+  }
+}
+
 // Tensor lists (msopgen DYNAMIC) in and out: the list_axpy project checks the instance records, the ListTensorDesc
 // and raw readings of the GM layout, and the per-tensor shapes (a wrong one leaves its output unwritten).
 class ListProjectTest : public ProjectRunTest {

@@ -1,4 +1,5 @@
-// broken/use_after_free.cpp: x is freed before the add that reads it.
+// broken/use_after_free.cpp: x is freed before the add that reads it, and the next tile's copy-in, started early,
+// gets its buffer. (A freed tensor whose buffer nobody took yet still holds its data, on the device too.)
 #include "kernel_operator.h"
 
 using namespace AscendC;
@@ -16,35 +17,38 @@ class KernelAdd {
     xGm_.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(x) + blockLength_ * GetBlockIdx(), blockLength_);
     yGm_.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(y) + blockLength_ * GetBlockIdx(), blockLength_);
     zGm_.SetGlobalBuffer(reinterpret_cast<__gm__ half*>(z) + blockLength_ * GetBlockIdx(), blockLength_);
-    pipe_.InitBuffer(inQueueX_, BUFFER_NUM, tileLength_ * sizeof(half));
+    pipe_.InitBuffer(inQueueX_, 1, tileLength_ * sizeof(half));
     pipe_.InitBuffer(inQueueY_, BUFFER_NUM, tileLength_ * sizeof(half));
     pipe_.InitBuffer(outQueueZ_, BUFFER_NUM, tileLength_ * sizeof(half));
   }
   __aicore__ inline void Process() {
-    int32_t loopCount = static_cast<int32_t>(TILE_NUM * BUFFER_NUM);
-    for (int32_t i = 0; i < loopCount; i++) {
-      CopyIn(i);
+    CopyInX(0);
+    for (int32_t i = 0; i < LoopCount(); i++) {
+      CopyInY(i);
       Compute(i);
       CopyOut(i);
     }
   }
 
  private:
-  __aicore__ inline void CopyIn(int32_t progress) {
-    LocalTensor<half> xLocal = inQueueX_.AllocTensor<half>();
-    LocalTensor<half> yLocal = inQueueY_.AllocTensor<half>();
+  __aicore__ inline int32_t LoopCount() const { return static_cast<int32_t>(TILE_NUM * BUFFER_NUM); }
+  __aicore__ inline void CopyInX(int32_t progress) {
+    LocalTensor<half> xLocal = inQueueX_.AllocTensor<half>();  // expected-note {{and allocated again here}}
     DataCopy(xLocal, xGm_[progress * tileLength_], tileLength_);
-    DataCopy(yLocal, yGm_[progress * tileLength_], tileLength_);
     inQueueX_.EnQue(xLocal);
+  }
+  __aicore__ inline void CopyInY(int32_t progress) {
+    LocalTensor<half> yLocal = inQueueY_.AllocTensor<half>();
+    DataCopy(yLocal, yGm_[progress * tileLength_], tileLength_);
     inQueueY_.EnQue(yLocal);
   }
   __aicore__ inline void Compute(int32_t progress) {
-    (void)progress;
     LocalTensor<half> xLocal = inQueueX_.DeQue<half>();
     LocalTensor<half> yLocal = inQueueY_.DeQue<half>();
     LocalTensor<half> zLocal = outQueueZ_.AllocTensor<half>();
     inQueueX_.FreeTensor(xLocal);  // bug: freed before its last use; expected-note {{the buffer was freed here}}
-    Add(zLocal, xLocal, yLocal, static_cast<int32_t>(tileLength_));  // expected-error {{Add src0 uses a tensor after FreeTensor released its buffer (UB bytes [0, 512)); hint: allocate a new tensor with AllocTensor, or free it after its last use}}
+    if (progress + 1 < LoopCount()) CopyInX(progress + 1);
+    Add(zLocal, xLocal, yLocal, static_cast<int32_t>(tileLength_));  // expected-error {{Add src0 uses a tensor after FreeTensor released its buffer (UB bytes [0, 512)) and AllocTensor gave it to another tensor; hint: free the tensor after its last use}}
     outQueueZ_.EnQue<half>(zLocal);
     inQueueY_.FreeTensor(yLocal);
   }

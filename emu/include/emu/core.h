@@ -89,14 +89,14 @@ struct Arena {
 };
 
 // A buffer handed out by TPipe (one slot of a TQue, or a TBuf). Tensors carry (id, generation) so that a tensor
-// used after FreeTensor is caught even if the slot was allocated again.
+// used after FreeTensor and a new AllocTensor of its slot is caught.
 struct BufferRec {
   Mem mem = Mem::UB;
   uint32_t start = 0, len = 0;
   uint32_t gen = 0;
   AscendC::TBufState state = AscendC::TBufState::FREE;
   bool isTBuf = false;
-  SrcLoc freedAt;
+  SrcLoc freedAt, reallocAt;
   // Knowledge published by FreeTensor (reverse event) that the next AllocTensor of this slot acquires.
   std::array<uint32_t, kPipeCount> releaseKnow = {};
   Pipe releaseDst = Pipe::Count;
@@ -302,13 +302,14 @@ class Core {
     if (!t.valid) fail(loc, "%s uses a LocalTensor that was never allocated (default-constructed)", what);
     if (t.bufId < 0) return;
     const BufferRec& b = buffers_[static_cast<size_t>(t.bufId)];
-    if (b.gen != t.gen || b.state == AscendC::TBufState::FREE) {
+    if (b.gen != t.gen) {
       CheckError e{loc,
-                   format("%s uses a tensor after FreeTensor released its buffer (%s bytes [%u, %u)); "
-                          "hint: allocate a new tensor with AllocTensor, or free it after its last use",
+                   format("%s uses a tensor after FreeTensor released its buffer (%s bytes [%u, %u)) and "
+                          "AllocTensor gave it to another tensor; hint: free the tensor after its last use",
                           what, memName(b.mem), b.start, b.start + b.len),
                    {}};
       e.notes.push_back({b.freedAt, "the buffer was freed here"});
+      if (b.reallocAt.line) e.notes.push_back({b.reallocAt, "and allocated again here"});
       raise(std::move(e));
     }
   }

@@ -3,7 +3,8 @@
 // Arguments: MODE BLOCKDIM TILINGKEY TILING.bin WORKSPACE_BYTES, then per kernel argument either one tensor,
 // `IN|- OUT BYTES` (the buffer is read from IN, GM-allocated, and written to OUT after the launch), or a tensor list
 // (an msopgen DYNAMIC parameter), `list N` and N times `IN|- OUT BYTES RANK DIMS...`: the kernel then gets the
-// list's descriptor (listTensorLayout), as CANN passes it.
+// list's descriptor (listTensorLayout), as CANN passes it. IN `@K` makes the tensor the K-th argument's buffer (a
+// ref output, which CANN binds to its same-named input): the kernel sees one address twice.
 #pragma once
 
 #include <cstdio>
@@ -38,7 +39,7 @@ inline std::vector<uint64_t> listTensorLayout(const std::vector<std::vector<uint
 
 inline int usage() {
   std::fputs(
-      "usage: MODE BLOCKDIM TILINGKEY TILING WORKSPACE_BYTES {IN|-|null OUT BYTES | list N {IN|- OUT BYTES RANK "
+      "usage: MODE BLOCKDIM TILINGKEY TILING WORKSPACE_BYTES {IN|-|null|@K OUT BYTES | list N {IN|- OUT BYTES RANK "
       "DIMS...}*N}...\n",
       stderr);
   return 2;
@@ -128,6 +129,18 @@ inline int launchMain(int argc, char** argv, int tensors, Launch launch) {
       if (t.in == "null" && !arg.list) {  // an optional input left out: CANN passes a null address
         t.bytes = 0;
         pointers.push_back(0);
+        shapes.push_back(t.dims);
+        continue;
+      }
+      if (t.in.size() > 1 && t.in[0] == '@' && !arg.list) {
+        size_t k = std::strtoull(t.in.c_str() + 1, nullptr, 10);
+        if (k >= args.size() || parsed[k].list || parsed[k].tensors.front().bytes != t.bytes ||
+            !parsed[k].tensors.front().data) {
+          std::fprintf(stderr, "error: %s: no earlier tensor argument of %zu bytes to share\n", t.in.c_str(), t.bytes);
+          return 2;
+        }
+        t.data = parsed[k].tensors.front().data;
+        pointers.push_back(reinterpret_cast<uint64_t>(t.data));
         shapes.push_back(t.dims);
         continue;
       }

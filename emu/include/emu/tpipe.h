@@ -116,6 +116,8 @@ class TQueBind {
       if (b.state != TBufState::FREE) continue;
       cursor_ = (i + 1) % n;
       b.state = TBufState::OCCUPIED;
+      ++b.gen;  // tensors of the slot's earlier owner are dead from here
+      b.reallocAt = loc;
       if (b.releaseToken) {  // wait for the consumer that freed this slot
         tcemu::syncWait(core, tcemu::queueEvent(src, dst, false), "AllocTensor", loc, b.releaseKnow, b.releaseToken);
         b.releaseToken = 0;
@@ -144,8 +146,10 @@ class TQueBind {
                   "FreeTensor of a tensor that is still in the queue (EnQue'd, never DeQue'd); hint: DeQue it "
                   "first");
     }
+    // The data stays until AllocTensor hands the slot out again (which bumps the generation): a device reads a
+    // freed tensor's values as they were, so reading them until then is no error (the hazard checks still see
+    // the reads, against the next owner's writes).
     b.state = TBufState::FREE;
-    ++b.gen;
     b.freedAt = loc;
     AscendC::HardEvent rev = tcemu::queueEvent(src, dst, false);
     if (rev != HardEvent::MAX) b.releaseToken = tcemu::syncSet(core, rev, "FreeTensor", loc, b.releaseKnow);

@@ -7,6 +7,7 @@
 #include <memory>
 #include <vector>
 
+#include "emu/host_type_enums.h"
 #include "graph/ascend_string.h"
 #include "graph/ge_error_codes.h"
 

@@ -10,6 +10,7 @@
 
 #include <map>
 
+#include "emu/host_type_enums.h"
 #include "tiling/hl_tiling.h"
 #include "tiling/platform/platform_ascendc.h"
 
