@@ -708,12 +708,13 @@ class ProjectRun {
       bool list = info_.outputs[o].option == "dynamic";
       if (list) run.args.insert(run.args.end(), {"list", std::to_string(outputCounts_[o])});
       std::optional<size_t> ref = refInput(o);
-      bool shared = !list && ref && info_.inputs[*ref].option != "dynamic" && !inputs_[*ref].empty();
+      bool shared = ref && (info_.inputs[*ref].option == "dynamic") == list && !inputs_[*ref].empty() &&
+                    inputs_[*ref].size() == outputCounts_[o];
       for (size_t e = 0; e < outputCounts_[o]; ++e, ++k) {
         addBuffer(run,
                   Buffer{info_.outputs[o].name, host_.outputTypes[k], host_.outputShapes[k], true,
                          list ? static_cast<int>(e) : -1, o},
-                  shared ? fmt::format("@{}", *ref) : "-", list);
+                  shared ? fmt::format("@{}.{}", *ref, e) : "-", list);
       }
     }
     outcome_.stage = ProjectOutcome::Stage::KernelRun;

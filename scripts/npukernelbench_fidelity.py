@@ -158,13 +158,14 @@ def call_arg_names(model_class):
     return []
 
 
-def project_args(call_args, names, outs, tmp):
+def project_args(call_args, names, outs, tmp, bool_as_uint8=False, attrs_by_name=True):
     """`project run`'s --in/--attr/--expect for the recorded call: by the OpDef's names when `names` gives every
     tensor (or every other argument) one, as the binding maps them (AddLayerNorm's ModelNew passes bias third,
-    its OpDef has it fifth), else by position."""
+    its OpDef has it fifth), else by position (`attrs_by_name` False: the attributes only). `bool_as_uint8`: bool tensors as the uint8 bytes they are (an OpDef
+    that takes a mask as uint8, ScatterList's, gets the binding's torch.bool tensor in that dtype slot)."""
     tensor_named = bool(names) and all(n for a, n in zip(call_args, names) if isinstance(a, torch.Tensor)
                                        or is_tensor_list(a))
-    attr_named = bool(names) and all(n for a, n in zip(call_args, names) if a is not None and not (
+    attr_named = attrs_by_name and bool(names) and all(n for a, n in zip(call_args, names) if a is not None and not (
         isinstance(a, torch.Tensor) or is_tensor_list(a)))
     cmd = []
     tensors = attrs = 0
@@ -175,7 +176,7 @@ def project_args(call_args, names, outs, tmp):
             paths = []
             for k, t in enumerate(parts):
                 paths.append(os.path.join(tmp, f'in{tensors}_{k}.npy'))
-                save_npy(paths[-1], t)
+                save_npy(paths[-1], t.to(torch.uint8) if bool_as_uint8 and t.dtype == torch.bool else t)
             cmd += ['--in', f'{name if tensor_named else "#" + str(tensors)}=' + ','.join(paths)]
             tensors += 1
         elif a is not None:
@@ -283,18 +284,30 @@ def run_task(task, args):
             for d in args.include or common_includes(root):
                 cmd += ['--include', d]
             names = call_arg_names(module.ModelNew)
+            # The mappings to try, by names first: ModelNew's names for the tensors and attributes, for the tensors
+            # only (InplaceAddLayerNorm's `additional_out` is the OpDef's `additional_output`), none.
             try:
-                by_name = project_args(call_args, names, outs, tmp)
-                by_place = project_args(call_args, [], outs, tmp)
+                mappings = [project_args(call_args, names, outs, tmp, attrs_by_name=by) for by in (True, False)]
+                mappings.append(project_args(call_args, [], outs, tmp))
             except ValueError as e:
                 results.append(('unsupported', str(e)))
                 continue
             try:
-                p = subprocess.run(cmd + by_name, capture_output=True, text=True, timeout=3 * args.timeout + 600)
-                # Names the OpDef does not have: the binding's own, so the call is mapped by position after all.
-                if by_name != by_place and p.returncode == 2 and re.search(r'has no (input|attribute) ', p.stderr):
-                    p = subprocess.run(cmd + by_place, capture_output=True, text=True,
-                                       timeout=3 * args.timeout + 600)
+                tried = []
+                for mapping in mappings:
+                    if mapping in tried:
+                        continue
+                    tried.append(mapping)
+                    p = subprocess.run(cmd + mapping, capture_output=True, text=True, timeout=3 * args.timeout + 600)
+                    # Names the OpDef does not have: the binding's own, so the next mapping.
+                    if not (p.returncode == 2 and re.search(r'has no (input|attribute) ', p.stderr)):
+                        break
+                # A bool tensor where the OpDef's column has uint8 (and no bool): its bytes as uint8.
+                if p.returncode == 2 and re.search(r'takes no inputs .* bool\b.*OpDef dtype combinations', p.stderr) \
+                        and 'bool' not in p.stderr.split('OpDef dtype combinations')[1]:
+                    k = mappings.index(tried[-1])
+                    as_uint8 = project_args(call_args, names if k < 2 else [], outs, tmp, True, attrs_by_name=k == 0)
+                    p = subprocess.run(cmd + as_uint8, capture_output=True, text=True, timeout=3 * args.timeout + 600)
                 results.append(classify(p.returncode, p.stdout, p.stderr))
             except subprocess.TimeoutExpired:
                 results.append(('timeout', ''))

@@ -35,6 +35,20 @@ TEST_F(KernelUtilsTest, IntegerHelpers) {
   }
 }
 
+// CANN's per-block and per-repeat element counts (kernel_utils_constants.h), as kernels use them: a block of
+// float is what one 32-byte DataCopy unit holds.
+TEST_F(KernelUtilsTest, BlockAndRepeatCountsAreCannsConstants) {
+  static_assert(ONE_BLK_FLOAT_NUM * sizeof(float) == ONE_BLK_SIZE && ONE_BLK_HALF_NUM * sizeof(half) == ONE_BLK_SIZE);
+  EXPECT_EQ(ONE_BLK_FLOAT_NUM, 8u);
+  EXPECT_EQ(ONE_BLK_HALF_NUM, 16u);
+  EXPECT_EQ(FLOAT_REPEAT_SIZE, 64u);
+  EXPECT_EQ(ONE_REPEAT_FLOAT_SIZE, 64u);
+  EXPECT_EQ(HALF_REPEAT_SIZE, 128u);
+  EXPECT_EQ(ONE_REPEAT_HALF_SIZE, 128u);
+  EXPECT_EQ(B16_BYTE_SIZE, 2);
+  EXPECT_EQ(B32_BYTE_SIZE, 4);
+}
+
 TEST_F(KernelUtilsTest, TQueConfigFromAMaskOrFields) {
   constexpr TQueConfig fromMask = GetTQueConfig(0x5);
   static_assert(fromMask.nd2nz && !fromMask.nz2nd && fromMask.scmBlockGroup);

@@ -3,8 +3,9 @@
 // Arguments: MODE BLOCKDIM TILINGKEY TILING.bin WORKSPACE_BYTES, then per kernel argument either one tensor,
 // `IN|- OUT BYTES` (the buffer is read from IN, GM-allocated, and written to OUT after the launch), or a tensor list
 // (an msopgen DYNAMIC parameter), `list N` and N times `IN|- OUT BYTES RANK DIMS...`: the kernel then gets the
-// list's descriptor (listTensorLayout), as CANN passes it. IN `@K` makes the tensor the K-th argument's buffer (a
-// ref output, which CANN binds to its same-named input): the kernel sees one address twice.
+// list's descriptor (listTensorLayout), as CANN passes it. IN `@K` (`@K.E`) makes the tensor the K-th argument's
+// buffer (its E-th tensor's): a ref output, which CANN binds to its same-named input; the kernel sees one address
+// twice.
 #pragma once
 
 #include <cstdio>
@@ -39,7 +40,8 @@ inline std::vector<uint64_t> listTensorLayout(const std::vector<std::vector<uint
 
 inline int usage() {
   std::fputs(
-      "usage: MODE BLOCKDIM TILINGKEY TILING WORKSPACE_BYTES {IN|-|null|@K OUT BYTES | list N {IN|- OUT BYTES RANK "
+      "usage: MODE BLOCKDIM TILINGKEY TILING WORKSPACE_BYTES {IN|-|null|@K OUT BYTES | list N {IN|-|@K.E OUT BYTES "
+      "RANK "
       "DIMS...}*N}...\n",
       stderr);
   return 2;
@@ -132,14 +134,15 @@ inline int launchMain(int argc, char** argv, int tensors, Launch launch) {
         shapes.push_back(t.dims);
         continue;
       }
-      if (t.in.size() > 1 && t.in[0] == '@' && !arg.list) {
-        size_t k = std::strtoull(t.in.c_str() + 1, nullptr, 10);
-        if (k >= args.size() || parsed[k].list || parsed[k].tensors.front().bytes != t.bytes ||
-            !parsed[k].tensors.front().data) {
-          std::fprintf(stderr, "error: %s: no earlier tensor argument of %zu bytes to share\n", t.in.c_str(), t.bytes);
+      if (t.in.size() > 1 && t.in[0] == '@') {
+        char* end = nullptr;
+        size_t k = std::strtoull(t.in.c_str() + 1, &end, 10), e = *end == '.' ? std::strtoull(end + 1, nullptr, 10) : 0;
+        const LaunchTensor* shared = k < args.size() && e < parsed[k].tensors.size() ? &parsed[k].tensors[e] : nullptr;
+        if (!shared || shared->bytes != t.bytes || !shared->data) {
+          std::fprintf(stderr, "error: %s: no earlier tensor of %zu bytes to share\n", t.in.c_str(), t.bytes);
           return 2;
         }
-        t.data = parsed[k].tensors.front().data;
+        t.data = shared->data;
         pointers.push_back(reinterpret_cast<uint64_t>(t.data));
         shapes.push_back(t.dims);
         continue;
