@@ -489,7 +489,13 @@ class ProjectRun {
             return usage(fmt::format("error: --attr {}: an empty value is not a {}", name, kind));
           std::string text = value;
           if (list) std::replace(text.begin(), text.end(), ',', ' ');
-          if (kind == "bool") text = (value == "true" || value == "1") ? "1" : "0";
+          if (kind == "bool") {
+            // Python's spelling too: bindings and scripts print a bool as True.
+            if (value == "true" || value == "True" || value == "1") text = "1";
+            else if (value == "false" || value == "False" || value == "0") text = "0";
+            else
+              return usage(fmt::format("error: --attr {}: '{}' is not a bool; hint: pass true or false", name, value));
+          }
           attrs_[a] = text;
         }
       }

@@ -142,6 +142,9 @@ TEST_F(ProjectRunTest, TilingKeyArraysStructsAttrsAndWorkspaceReachTheKernel) {
   EXPECT_TRUE(fs::is_regular_file(tmp_ / "out" / "y.npy"));
   EXPECT_EQ(run({dir_, {"x=" + x}, {"scale=1.5", "negate=true"}, {"y=" + y2}, "", "", 120}), 0) << err_.str();
   EXPECT_NE(out_.str().find("tiling key 2"), std::string::npos) << out_.str();
+  // Python's spelling of a bool (what a binding's str(True) gives) is the same attribute.
+  EXPECT_EQ(run({dir_, {"x=" + x}, {"scale=1.5", "negate=True"}, {"y=" + y2}, "", "", 120}), 0) << err_.str();
+  EXPECT_NE(out_.str().find("tiling key 2"), std::string::npos) << out_.str();
   // The default scale (2.0) is not 1.5: the comparison fails.
   EXPECT_EQ(run({dir_, {"x=" + x}, {}, {"y=" + y1}, "", "", 120}), 1);
   EXPECT_NE(out_.str().find("MISMATCH"), std::string::npos) << out_.str();
@@ -179,6 +182,8 @@ TEST_F(ProjectRunTest, UsageErrors) {
   EXPECT_EQ(err_.str(), "error: --attr alpha: KeyedScale has no attribute 'alpha' (its attributes: scale, negate)\n");
   EXPECT_EQ(run({dir_, {"x=" + x}, {"scale="}, {}, "", "", 120}), 2);
   EXPECT_EQ(err_.str(), "error: --attr scale: an empty value is not a float\n");
+  EXPECT_EQ(run({dir_, {"x=" + x}, {"negate=yes"}, {}, "", "", 120}), 2);
+  EXPECT_EQ(err_.str(), "error: --attr negate: 'yes' is not a bool; hint: pass true or false\n");
   EXPECT_EQ(run({dir_, {"x=" + h}, {}, {}, "", "", 120}), 2);
   EXPECT_EQ(err_.str(), "error: KeyedScale takes no inputs x f16 (" + dir_ +
                             "/op_host/keyed_scale.cpp:54: OpDef dtype combinations: x float32)\n");

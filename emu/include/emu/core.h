@@ -379,6 +379,10 @@ class Core {
   uint64_t accVal_ = 0;           // bits of the last count-form ReduceSum total (GetAccVal)
   uint64_t rsvdCnt_ = 0;          // elements the last GatherMask kept (GetGatherMaskRemainCount)
   uint64_t vms4Sr_ = 0;           // records per list the last MrgSort consumed, 16 bits each (GetMrgSortResult)
+  // The vector address registers VA0..VA7 (set_va_reg_sb): eight 32-byte block addresses each, the GetPhyAddr()
+  // values as the CPU-debug build sees them; bit r of vaSet_ says VAr was written (emu/vec_transdata.h).
+  uint64_t va_[8][8] = {};
+  uint8_t vaSet_ = 0;
   // FMATRIX and padding registers (SetFmatrix, SetLoadDataPaddingValue) that img2col LoadData reads when its
   // params say not to reset them (emu/cube_load3d.h). Like the device registers they start at 0 and keep their
   // value until set again, also across launches of a reused core.

@@ -68,6 +68,11 @@ constexpr uint32_t HALF_REPEAT_SIZE = ONE_REPEAT_BYTE_SIZE / B16_BYTE_SIZE;
 constexpr uint32_t FLOAT_REPEAT_SIZE = ONE_REPEAT_BYTE_SIZE / B32_BYTE_SIZE;
 constexpr uint32_t ONE_REPEAT_HALF_SIZE = ONE_REPEAT_BYTE_SIZE / B16_BYTE_SIZE;
 constexpr uint32_t ONE_REPEAT_FLOAT_SIZE = ONE_REPEAT_BYTE_SIZE / B32_BYTE_SIZE;
+// TransDataTo5HD's address lists and the VA registers that hold them (emu/vec_transdata.h); Brcb's elements
+// per repeat.
+constexpr int32_t NCHW_CONV_ADDR_LIST_SIZE = 16;
+constexpr int32_t VA_REG_ARRAY_LEN = 8;
+constexpr uint32_t BRCB_BROADCAST_NUMBER = 8;
 constexpr int32_t BLOCK_CUBE = 16;
 constexpr int32_t CUBE_MAX_SIZE = 256;
 constexpr int32_t BYTE_PER_FRACTAL = 512;

@@ -7,5 +7,6 @@
 #include "emu/vec_reduce.h"
 #include "emu/vec_intrinsics.h"
 #include "emu/vec_gather.h"
+#include "emu/vec_transdata.h"
 #include "emu/vec_symbol.h"
 #include "emu/sort.h"
