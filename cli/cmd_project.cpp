@@ -51,7 +51,7 @@ struct TemporaryFolder {
 // golden by the harness's rule, one line per case. 0 all cases correct, 1 one is not, 2 a usage error.
 int runOnTask(const ProjectCommand& cmd) {
   const project::ProjectOptions& o = cmd.options;
-  if (!o.inputs.empty() || !o.expects.empty() || !o.attrs.empty() || !o.outDir.empty()) {
+  if (!o.inputs.empty() || !o.expects.empty() || !o.attrs.empty() || !o.outDir.empty() || !o.shapes.empty()) {
     std::cerr << "error: --task takes the inputs, attributes and goldens from the task's cases: drop --in, --expect, "
                  "--attr and --out\n";
     return 2;
@@ -232,6 +232,8 @@ void registerProjectCommands(CLI::App& app) {
   run->add_option("--attr", cmd->options.attrs, "NAME=VALUE for an attribute (default: the OpDef's; lists: 1,2,3)");
   run->add_option("--expect", cmd->options.expects,
                   "NAME=FILE.npy: compare that output with it (its shape also stands in for a missing InferShape)");
+  run->add_option("--shape", cmd->options.shapes,
+                  "NAME=D0,D1,...: an output's shape as the caller allocates it, not compared (repeat)");
   run->add_option("--out", cmd->options.outDir, "Write each output as NAME.npy here");
   run->add_option("--keep", cmd->options.keepDir, "Keep the generated drivers, tiling header and buffers here");
   run->add_option("--timeout", cmd->options.timeoutSeconds, "Seconds each program may run")->capture_default_str();

@@ -62,6 +62,10 @@ std::optional<OperatorInfo> parseDescription(const std::string& text, std::strin
       ok = static_cast<bool>(in >> p.name >> p.option);
       for (int t; in >> t;) p.dtypes.push_back(t);
       (what == "input" ? info.inputs : info.outputs).push_back(p);
+    } else if (what == "shapeout") {
+      std::string name;
+      ok = static_cast<bool>(in >> name);
+      for (ParamInfo& p : info.outputs) p.shapeDependsOnCompute = p.shapeDependsOnCompute || p.name == name;
     } else if (what == "attr") {
       AttrInfo a;
       std::string dflt;
@@ -138,6 +142,10 @@ std::optional<HostResult> parseHostResult(const std::string& text, std::string* 
       for (int64_t& d : dims) ok = ok && static_cast<bool>(in >> d);
       r.outputTypes.push_back(type);
       r.outputShapes.push_back(dims);
+    } else if (what == "warning") {
+      std::string rest;
+      std::getline(in >> std::ws, rest);
+      r.warnings.push_back(rest);
     } else if (what == "blockdim") {
       ok = static_cast<bool>(in >> r.blockDim);
     } else if (what == "tilingkey") {

@@ -26,8 +26,9 @@ std::optional<int> geTypeOf(dsl::DType dtype, bool complex = false);
 
 struct ParamInfo {
   std::string name;
-  std::string option;       // required, optional, dynamic
-  std::vector<int> dtypes;  // ge::DataType values, one per supported combination (msopgen's columns)
+  std::string option;                  // required, optional, dynamic
+  std::vector<int> dtypes;             // ge::DataType values, one per supported combination (msopgen's columns)
+  bool shapeDependsOnCompute = false;  // an output marked OutputShapeDependOnCompute: the kernel writes its shape
 };
 
 struct AttrInfo {
@@ -72,7 +73,8 @@ struct HostResult {
   uint32_t blockDim = 0;
   uint64_t tilingKey = 0;
   std::vector<uint64_t> workspaces;
-  std::string tilingData;  // raw bytes
+  std::string tilingData;             // raw bytes
+  std::vector<std::string> warnings;  // whole lines, `FILE:LINE: warning: ...`
 };
 std::optional<HostResult> parseHostResult(const std::string& text, std::string* error);
 

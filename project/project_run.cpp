@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <optional>
 #include <ostream>
+#include <sstream>
 #include <system_error>
 
 #include <fmt/format.h>
@@ -24,22 +26,6 @@ namespace tilecraft::project {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::vector<std::string> cppFiles(const fs::path& dir) {
-  std::vector<std::string> files;
-  std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(dir, ec)) {
-    if (entry.is_regular_file() && entry.path().extension() == ".cpp") files.push_back(entry.path().string());
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
-
-std::string joinNames(const std::vector<std::string>& paths) {
-  std::string s;
-  for (const std::string& p : paths) s += (s.empty() ? "" : ", ") + fs::path(p).filename().string();
-  return s;
-}
 
 // Messages name the project's files as the user spelled its folder, not as the build saw them.
 std::string userPaths(std::string text, const ProjectLayout& layout) {
@@ -58,6 +44,16 @@ bool splitSpec(const std::string& spec, std::string& name, std::string& value, b
   name = spec.substr(0, eq);
   value = spec.substr(eq + 1);
   return true;
+}
+
+// "2,3,4" as dims; false unless every entry is a whole number.
+bool parseDims(const std::string& text, std::vector<int64_t>& dims) {
+  std::stringstream in(text);
+  for (std::string part; std::getline(in, part, ',');) {
+    if (part.empty() || part.size() > 18 || part.find_first_not_of("0123456789") != std::string::npos) return false;
+    dims.push_back(std::stoll(part));
+  }
+  return !dims.empty() && text.back() != ',';
 }
 
 struct Work {
@@ -112,6 +108,9 @@ int reportRun(const char* what, const runner::RunResult& run, const ProjectLayou
 }
 
 // One tensor the kernel sees: a plain argument, or the `index`-th element of a tensor-list (dynamic) one.
+constexpr int kShapeWordType = 9;  // ge::DT_INT64: the shape words are uint64, of the same 8 bytes
+constexpr size_t kShapeWords = 9;  // per OutputShapeDependOnCompute output: the rank, then up to 8 dims
+
 struct Buffer {
   std::string name;
   int type = 0;                // a ge::DataType value
@@ -133,107 +132,6 @@ std::vector<std::string> specFiles(const std::string& value, bool list) {
   files.push_back(value.substr(from));
   return files;
 }
-
-// bisheng's --cce-auto-sync, as the project's build passes it (add_ops_compile_options in the top or op_kernel
-// CMakeLists.txt): on unless turned off; the last mention wins.
-bool autoSyncOption(const std::string& absDir) {
-  bool on = true;
-  for (const char* file : {"CMakeLists.txt", "op_kernel/CMakeLists.txt"}) {
-    std::string text = support::readFile((fs::path(absDir) / file).string()).value_or("");
-    const std::string flag = "--cce-auto-sync";
-    for (size_t at = text.find(flag); at != std::string::npos; at = text.find(flag, at + flag.size())) {
-      on = text.compare(at + flag.size(), 4, "=off") != 0;
-    }
-  }
-  return on;
-}
-
-}  // namespace
-
-bool findLayout(const std::string& dir, ProjectLayout& layout, std::string* error) {
-  layout.dir = dir;
-  std::error_code ec;
-  layout.absDir = fs::absolute(dir, ec).lexically_normal().string();
-  if (!layout.absDir.empty() && layout.absDir.back() == '/') layout.absDir.pop_back();
-  if (!fs::is_directory(dir, ec)) {
-    *error = fmt::format("error: {}: no such folder", dir);
-    return false;
-  }
-  for (const char* sub : {"op_host", "op_kernel"}) {
-    if (!fs::is_directory(fs::path(dir) / sub, ec)) {
-      *error = fmt::format(
-          "error: {}: no {}/ folder (a CANN operator project, as msopgen lays it out, has op_host/ "
-          "and op_kernel/)",
-          dir, sub);
-      return false;
-    }
-  }
-  // An op_host folder may also hold the operator's aclnn API (opdev/, aclnn/ includes): msopgen builds that into
-  // the op API library, not into the tiling program.
-  for (const std::string& file : cppFiles(fs::path(layout.absDir) / "op_host")) {
-    std::string text = support::readFile(file).value_or("");
-    bool aclnn = false;
-    for (const char* api : {"\"opdev/", "\"aclnn/", "\"aclnn_kernels/", "\"level0/", "\"level2/", "<opdev/"}) {
-      aclnn = aclnn || text.find(std::string("#include ") + api) != std::string::npos;
-    }
-    if (!aclnn) layout.hostSources.push_back(file);
-  }
-  if (layout.hostSources.empty()) {
-    *error = fmt::format("error: {}/op_host: no .cpp file with the OpDef, TilingFunc and InferShape", dir);
-    return false;
-  }
-  std::vector<std::string> kernels = cppFiles(fs::path(layout.absDir) / "op_kernel");
-  if (kernels.size() != 1) {
-    *error = kernels.empty() ? fmt::format("error: {}/op_kernel: no .cpp file (the kernel)", dir)
-                             : fmt::format("error: {}/op_kernel: {} .cpp files ({}); a project has one kernel", dir,
-                                           kernels.size(), joinNames(kernels));
-    return false;
-  }
-  layout.kernelSource = kernels.front();
-  layout.autoSync = autoSyncOption(layout.absDir);
-  return true;
-}
-
-bool openLayout(const std::string& path, const fs::path& scratch, ProjectLayout& layout, std::string* error) {
-  if (!isSnippetPath(path)) return findLayout(path, layout, error);
-  std::vector<SourceMap> maps;
-  if (!unpackSnippet(path, scratch, maps, *error)) return false;
-  if (!findLayout(scratch.string(), layout, error)) return false;
-  layout.sources = std::move(maps);
-  layout.dir = path;  // the rest of the unpacked project's paths read as SNIPPET.py/op_kernel/...
-  return true;
-}
-
-std::string kernelEntryName(const std::string& opType) {
-  std::string name;
-  for (size_t i = 0; i < opType.size(); ++i) {
-    char c = opType[i];
-    if (std::isupper(static_cast<unsigned char>(c))) {
-      bool prevLower = i > 0 && (std::islower(static_cast<unsigned char>(opType[i - 1])) ||
-                                 std::isdigit(static_cast<unsigned char>(opType[i - 1])));
-      bool nextLower = i + 1 < opType.size() && std::islower(static_cast<unsigned char>(opType[i + 1]));
-      bool prevUpper = i > 0 && std::isupper(static_cast<unsigned char>(opType[i - 1]));
-      if (i > 0 && (prevLower || (prevUpper && nextLower))) name += '_';
-      name += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    } else {
-      name += c;
-    }
-  }
-  return name;
-}
-
-std::string kernelMode(const std::string& text) {
-  if (text.find("KERNEL_TYPE_AIV_ONLY") != std::string::npos) return "aiv";
-  if (text.find("KERNEL_TYPE_AIC_ONLY") != std::string::npos) return "aic";
-  if (text.find("KERNEL_TYPE_MIX_AIC_1_1") != std::string::npos) return "mix11";
-  if (text.find("KERNEL_TYPE_MIX_AIC_1_2") != std::string::npos) return "mix";
-  for (const char* cube : {"matmul_intf.h", "Mmad", "Matmul<", "MatmulImpl<"}) {
-    if (text.find(cube) != std::string::npos) return "mix";
-  }
-  return "aiv";
-}
-
-namespace {
 
 // The host half: the emulator's host driver, linked with op_host's sources. Each source is its own translation unit,
 // as in CANN's build: op_host files often repeat a file-level constant, which one unity file would refuse.
@@ -471,6 +369,18 @@ class ProjectRun {
       if (!readList("--expect", name, file, param.option == "dynamic", tensors)) return 2;
       expects_[o >= 0 ? param.name : name] = tensors;
     }
+    for (const std::string& spec : options_.shapes) {
+      std::string name, dims;
+      std::vector<int64_t> shape;
+      if (!splitSpec(spec, name, dims) || !parseDims(dims, shape))
+        return usage(fmt::format("error: --shape takes NAME=D0,D1,... (whole numbers), got '{}'", spec));
+      int o = indexOf(info_.outputs, name);
+      if (o < 0 || info_.outputs[static_cast<size_t>(o)].option == "dynamic") {
+        return usage(fmt::format("error: --shape {}: {} has no output '{}' that is one tensor (its outputs: {})", name,
+                                 info_.type, name, names(info_.outputs)));
+      }
+      shapes_[info_.outputs[static_cast<size_t>(o)].name] = shape;
+    }
     std::vector<std::pair<std::string, bool>> attrSpecs;  // (spec, from the task's case)
     for (const std::string& spec : options_.caseAttrs) attrSpecs.emplace_back(spec, true);
     for (const std::string& spec : options_.attrs) attrSpecs.emplace_back(spec, false);
@@ -576,12 +486,13 @@ class ProjectRun {
     countOutputs();
     for (size_t o = 0; o < info_.outputs.size(); ++o) {
       auto expect = expects_.find(info_.outputs[o].name);
+      auto given = shapes_.find(info_.outputs[o].name);
       for (size_t k = 0; k < outputCounts_[o]; ++k) {
-        if (expect == expects_.end()) {
+        if (expect == expects_.end() && given == shapes_.end()) {
           caseText += fmt::format("output {} {} -1\n", o, outputType(o));
           continue;
         }
-        std::vector<int64_t> shape = expect->second[k].shape();
+        std::vector<int64_t> shape = expect != expects_.end() ? expect->second[k].shape() : given->second;
         caseText += fmt::format("output {} {} {}", o, outputType(o), shape.size());
         for (int64_t d : shape) caseText += fmt::format(" {}", d);
         caseText += '\n';
@@ -599,6 +510,7 @@ class ProjectRun {
       return 1;
     }
     host_ = *host;
+    for (const std::string& warning : host_.warnings) err_ << userPaths(warning, layout_) << '\n';
     size_t instances = 0;
     for (size_t n : outputCounts_) instances += n;
     if (host_.outputTypes.size() != instances) {
@@ -618,7 +530,8 @@ class ProjectRun {
                             info_.outputs[o].name, info_.type, type.name);
         return 1;
       }
-      if (!info_.inferShape && expects_.find(info_.outputs[o].name) == expects_.end()) {
+      if (!info_.inferShape && expects_.find(info_.outputs[o].name) == expects_.end() &&
+          shapes_.find(info_.outputs[o].name) == shapes_.end()) {
         return usage(
             fmt::format("error: {} registers no InferShape ({}): give output '{}' its shape with --expect "
                         "{}=FILE.npy",
@@ -658,7 +571,7 @@ class ProjectRun {
       return 1;
     }
     std::optional<std::string> kernelText = support::readFile(layout_.kernelSource);
-    size_t tensors = info_.inputs.size() + info_.outputs.size();
+    size_t tensors = info_.inputs.size() + info_.outputs.size() + (shapeOutputs() ? 1 : 0);
     if (!writeOrSay(dir / "tc_kernel_tiling.h", kernelTilingHeader(info_), err_) ||
         !writeOrSay(dir / "kernel_main.cpp", kernelDriverSource(layout_, entry_, tensors, autoSync()), err_)) {
       return 1;
@@ -723,6 +636,12 @@ class ProjectRun {
                   shared ? fmt::format("@{}.{}", *ref, e) : "-", list);
       }
     }
+    if (size_t n = shapeOutputs()) {
+      // CANN passes one more GM buffer after the outputs when some output's shape is computed by the kernel: 9
+      // uint64 words per such output, in output order (the rank, then up to 8 dims).
+      shapeBuffer_ = buffers_.size();
+      addBuffer(run, Buffer{"shape_out", kShapeWordType, {static_cast<int64_t>(kShapeWords * n)}, false}, "-", false);
+    }
     outcome_.stage = ProjectOutcome::Stage::KernelRun;
     runner::RunResult result = service_.run(run);
     outcome_.seconds += result.seconds;
@@ -764,16 +683,62 @@ class ProjectRun {
     buffers_.push_back(b);
   }
 
+  size_t shapeOutputs() const {
+    return static_cast<size_t>(std::count_if(info_.outputs.begin(), info_.outputs.end(),
+                                             [](const ParamInfo& p) { return p.shapeDependsOnCompute; }));
+  }
+
+  // The shapes the kernel wrote for its OutputShapeDependOnCompute outputs, by OpDef output index; false after
+  // reporting a shape that does not fit the buffer the host allocated.
+  bool computedShapes(const fs::path& runDir, std::map<size_t, std::vector<int64_t>>& shapes) {
+    if (!shapeBuffer_) return true;
+    std::string bytes = support::readFile(runDir / fmt::format("out{}.bin", *shapeBuffer_)).value_or("");
+    std::vector<uint64_t> words(bytes.size() / sizeof(uint64_t));
+    if (!words.empty()) std::memcpy(words.data(), bytes.data(), words.size() * sizeof(uint64_t));
+    for (size_t o = 0, j = 0; o < info_.outputs.size(); ++o) {
+      if (!info_.outputs[o].shapeDependsOnCompute) continue;
+      size_t at = kShapeWords * j++;
+      uint64_t rank = at < words.size() ? words[at] & 0xffffffffu : 0;
+      std::vector<int64_t> dims;
+      for (uint64_t d = 1; d <= rank && d < kShapeWords && at + d < words.size(); ++d)
+        dims.push_back(static_cast<int64_t>(words[at + d]));
+      int64_t elements = 1, room = 1;
+      for (int64_t d : dims) elements *= d;
+      for (const Buffer& b : buffers_)
+        if (b.isOutput && b.output == o)
+          for (int64_t d : b.shape) room *= d;
+      if (rank == 0 || rank >= kShapeWords || elements > room) {
+        err_ << fmt::format(
+            "error: the kernel wrote a shape of rank {} ({} elements) for output '{}', which depends on the compute; "
+            "its buffer holds {} elements of rank at most 8; hint: write the rank, then the dims, into the shape "
+            "argument after the outputs\n",
+            rank, elements, info_.outputs[o].name, room);
+        return false;
+      }
+      shapes[o] = dims;
+    }
+    return true;
+  }
+
   int finish() {
     fs::path runDir = work_.root / "run";
     bool allMatch = true;
     if (!options_.outDir.empty()) fs::create_directories(options_.outDir);
+    std::map<size_t, std::vector<int64_t>> computed;
+    if (!computedShapes(runDir, computed)) return 1;
     for (size_t k = 0; k < buffers_.size(); ++k) {
       const Buffer& b = buffers_[k];
       bool wanted = b.isOutput || expects_.count(b.name);
       if (!wanted) continue;
       std::string bytes = support::readFile(runDir / fmt::format("out{}.bin", k)).value_or("");
-      OpTensor got = fromGm(bytes, geType(b.type), b.shape);
+      std::vector<int64_t> shape = b.shape;
+      if (auto c = computed.find(b.output); b.isOutput && c != computed.end()) {
+        shape = c->second;
+        int64_t elements = 1;
+        for (int64_t d : shape) elements *= d;
+        bytes.resize(std::min(bytes.size(), static_cast<size_t>(elements) * elementBytes(geType(b.type))));
+      }
+      OpTensor got = fromGm(bytes, geType(b.type), shape);
       if (b.isOutput) outcome_.outputs.push_back({b.name, b.output, b.index, got.data, got.complex64});
       std::string line = fmt::format("  {}: {}", b.label(), got.text());
       if (!options_.outDir.empty()) {
@@ -810,11 +775,13 @@ class ProjectRun {
   std::string entry_;
   std::vector<std::vector<OpTensor>> inputs_;  // per input: its tensors (none when absent)
   std::map<std::string, std::vector<OpTensor>> expects_;
+  std::map<std::string, std::vector<int64_t>> shapes_;  // --shape, by output name
   std::vector<size_t> outputCounts_;
   std::map<size_t, std::string> attrs_;
   size_t column_ = 0;
   HostResult host_;
   std::vector<Buffer> buffers_;
+  std::optional<size_t> shapeBuffer_;  // the buffer of the kernel's shape argument, when it has one
 };
 
 }  // namespace

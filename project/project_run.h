@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "interp/tensor.h"
-#include "project/snippet.h"
+#include "project/project_layout.h"
 #include "runner/service.h"
 
 namespace tilecraft::project {
@@ -33,6 +33,9 @@ struct ProjectOptions {
   // NAME=VALUE from a task's case: applied to the attributes the OpDef declares, the others ignored (a task may
   // carry attributes an implementation takes as constants).
   std::vector<std::string> caseAttrs = {};
+  // NAME=D0,D1,...: an output's shape as the caller allocates it, without comparing it (what an aclnn caller does
+  // for the outputs it does not return); --expect gives the shape of the outputs it compares.
+  std::vector<std::string> shapes = {};
 };
 
 // One tensor the kernel wrote: output `output` of the OpDef, or element `index` of it when it is a tensor list.
@@ -55,29 +58,6 @@ struct ProjectOutcome {
   double seconds = 0;                  // building and running, both programs
   std::vector<ProjectTensor> outputs;  // every output tensor, in OpDef order (when Finished)
 };
-
-// The files of a project, or `error` set (exit status 2).
-struct ProjectLayout {
-  std::string dir;                       // as the user wrote it
-  std::string absDir;                    // absolute, normal
-  std::vector<std::string> hostSources;  // op_host/*.cpp, sorted by name
-  std::string kernelSource;              // the one op_kernel/*.cpp
-  std::vector<SourceMap> sources;        // unpacked from a submission: its files' lines in the snippet
-  bool autoSync = true;                  // the project's CMakeLists.txt do not turn --cce-auto-sync off
-};
-bool findLayout(const std::string& dir, ProjectLayout& layout, std::string* error);
-
-// findLayout of `path`, or, when it is a submission (FILE.py), of its project unpacked into `scratch`, the
-// messages about it naming the snippet's lines.
-bool openLayout(const std::string& path, const std::filesystem::path& scratch, ProjectLayout& layout,
-                std::string* error);
-
-// The kernel entry of an operator type: its snake-case form (AddCustom -> add_custom), as msopgen names it.
-std::string kernelEntryName(const std::string& opType);
-
-// The cores a kernel runs on, from its KERNEL_TASK_TYPE_DEFAULT (or whether it uses the cube): aiv, aic, mix11,
-// mix (one AIC and two AIVs per block).
-std::string kernelMode(const std::string& kernelText);
 
 // 0 every compared output matches, 1 a mismatch or a build/run failure, 2 a usage error, 3 a failed check (host or
 // kernel code, with its FILE:LINE).

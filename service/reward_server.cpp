@@ -3,6 +3,8 @@
 #include <future>
 #include <mutex>
 
+#include <sys/socket.h>
+
 #include <fmt/format.h>
 #include <httplib.h>
 #include <nlohmann/json.hpp>
@@ -14,6 +16,9 @@ namespace tilecraft::service {
 namespace {
 
 using nlohmann::json;
+
+// How long a handler waits for a connection's request to arrive and for each read of it.
+constexpr time_t kFirstByteSeconds = 30;
 
 void sendJson(httplib::Response& res, int status, const json& body) {
   res.status = status;
@@ -41,6 +46,7 @@ struct RewardServer::State {
   mutable std::mutex statsMutex;
   RewardServerStats stats;
   std::atomic<bool> stopping{false};
+  int listenSocket = -1;  // recorded by the socket-options hook, to widen the backlog after bind
 
   State(Judge& j, RewardServerOptions o) : judge(j), options(std::move(o)), queue(options.workers, options.queue) {}
 
@@ -135,10 +141,15 @@ RewardServer::RewardServer(Judge& judge, RewardServerOptions options)
   st->http.set_keep_alive_max_count(1);
   // httplib's default also sets SO_REUSEPORT, which lets a second service bind the same port and take half of the
   // connections; only SO_REUSEADDR (a restart need not wait for TIME_WAIT).
-  st->http.set_socket_options([](socket_t sock) {
+  st->http.set_socket_options([st](socket_t sock) {
     int yes = 1;
     setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+    st->listenSocket = sock;
   });
+  // A client whose connection waited in a full backlog sends its request late; httplib's 5 s for the first byte
+  // closed such a connection unanswered (a "Read" error in the load test on a busy 2-core machine).
+  st->http.set_keep_alive_timeout(kFirstByteSeconds);
+  st->http.set_read_timeout(kFirstByteSeconds, 0);
   st->http.Post("/v1/reward", [st](const httplib::Request& req, httplib::Response& res) { st->reward(req, res); });
   st->http.Get("/healthz", [st](const httplib::Request&, httplib::Response& res) { st->health(res); });
   st->http.set_error_handler([st](const httplib::Request& req, httplib::Response& res) {
@@ -164,7 +175,11 @@ int RewardServer::bind(std::string* error) {
   if (port < 0) {
     *error = fmt::format("cannot listen on {}:{}: the port is in use or the address is not this machine's",
                          st.options.host, st.options.port);
+    return port;
   }
+  // Debian's httplib is compiled with a backlog of 5: a burst of clients beyond it has its handshakes dropped and
+  // retried with back-off. Calling listen again on the bound socket widens the backlog (Linux keeps the socket).
+  if (st.listenSocket >= 0) ::listen(st.listenSocket, SOMAXCONN);
   return port;
 }
 

@@ -150,11 +150,70 @@ TEST_F(ProjectRunTest, TilingKeyArraysStructsAttrsAndWorkspaceReachTheKernel) {
   EXPECT_NE(out_.str().find("MISMATCH"), std::string::npos) << out_.str();
 }
 
+TEST_F(ProjectRunTest, AFailedInferShapeStopsTheRunUnlessTheCallerGaveEveryOutputsShape) {
+  // keyed_scale's InferShape refuses a rank above 4. Given the output's shape (by --expect or --shape), the run
+  // goes on as an aclnn caller's would, with a warning at the registration; without it, the error.
+  interp::HostTensor x5 = ramp(64, 1), y5 = ramp(64, 1.5);
+  x5.shape = y5.shape = {1, 2, 2, 2, 8};
+  std::string x = writeNpy("x5.npy", x5), y = writeNpy("y5.npy", y5);
+  EXPECT_EQ(run({dir_, {"x=" + x}, {"scale=1.5"}, {}, "", "", 120}), 3);
+  EXPECT_EQ(err_.str(), dir_ +
+                            "/op_host/keyed_scale.cpp:52: error: InferShape of KeyedScale failed (it returned "
+                            "GRAPH_FAILED)\n");
+  const std::string warning = dir_ +
+                              "/op_host/keyed_scale.cpp:52: warning: InferShape of KeyedScale failed (it returned "
+                              "GRAPH_FAILED); the outputs keep the given shapes, as an aclnn caller allocates them "
+                              "(graph mode would stop here)\n";
+  EXPECT_EQ(run({dir_, {"x=" + x}, {"scale=1.5"}, {"y=" + y}, "", "", 120}), 0) << err_.str();
+  EXPECT_EQ(err_.str(), warning);
+  EXPECT_NE(out_.str().find("y: f32[1, 2, 2, 2, 8], matches"), std::string::npos) << out_.str();
+  ProjectOptions shaped{dir_, {"x=" + x}, {"scale=1.5"}, {}, (tmp_ / "shaped").string(), "", 120};
+  shaped.shapes = {"y=1,2,2,2,8"};
+  EXPECT_EQ(run(shaped), 0) << err_.str();
+  EXPECT_EQ(err_.str(), warning);
+  EXPECT_NE(out_.str().find("  y: f32[1, 2, 2, 2, 8] -> "), std::string::npos) << out_.str();
+  EXPECT_EQ(out_.str().find("PASS"), std::string::npos) << out_.str();  // nothing was compared
+}
+
+TEST_F(ProjectRunTest, AnOutputWhoseShapeDependsOnTheComputeTakesTheShapeTheKernelWrote) {
+  // keep_positive's y is marked OutputShapeDependOnCompute: the kernel gets one more argument after the outputs
+  // and writes y's shape there; project run trims y to it (InferShape gave x's length, the bound).
+  const std::string project = std::string(TILECRAFT_SOURCE_DIR) + "/project/tests/data/keep_positive";
+  interp::HostTensor x = ramp(40, 1);  // -100, -99.5, ...: none positive
+  for (int64_t i = 0; i < 40; i += 3) x.data[static_cast<size_t>(i)] = static_cast<double>(i + 1);
+  interp::HostTensor y = interp::HostTensor::zeros(dsl::DType::F32, {14});
+  for (int64_t k = 0; k < 14; ++k) y.data[static_cast<size_t>(k)] = static_cast<double>(3 * k + 1);
+  std::string xs = writeNpy("kp_x.npy", x), ys = writeNpy("kp_y.npy", y);
+  EXPECT_EQ(run({project, {"x=" + xs}, {}, {"y=" + ys}, "", "", 120}), 0) << err_.str();
+  EXPECT_NE(out_.str().find("  y: f32[14], matches"), std::string::npos) << out_.str();
+  // A rank past 8 does not fit CANN's 9 words.
+  EXPECT_EQ(run({project, {"x=" + xs}, {"rank=9"}, {"y=" + ys}, "", "", 120}), 1);
+  EXPECT_EQ(err_.str(),
+            "error: the kernel wrote a shape of rank 9 (14 elements) for output 'y', which depends on the compute; "
+            "its buffer holds 40 elements of rank at most 8; hint: write the rank, then the dims, into the shape "
+            "argument after the outputs\n");
+}
+
+TEST_F(ProjectRunTest, ShapeUsageErrors) {
+  std::string x = writeNpy("x.npy", ramp(8, 1));
+  ProjectOptions o{dir_, {"x=" + x}, {}, {}, "", "", 120};
+  for (const auto& [spec, message] : std::vector<std::pair<std::string, std::string>>{
+           {"y=2,x", "error: --shape takes NAME=D0,D1,... (whole numbers), got 'y=2,x'\n"},
+           {"y=", "error: --shape takes NAME=D0,D1,... (whole numbers), got 'y='\n"},
+           {"y=8,", "error: --shape takes NAME=D0,D1,... (whole numbers), got 'y=8,'\n"},
+           {"y=-8", "error: --shape takes NAME=D0,D1,... (whole numbers), got 'y=-8'\n"},
+           {"z=8", "error: --shape z: KeyedScale has no output 'z' that is one tensor (its outputs: y)\n"}}) {
+    o.shapes = {spec};
+    EXPECT_EQ(run(o), 2) << spec;
+    EXPECT_NE(err_.str().find(message), std::string::npos) << spec << ": " << err_.str();
+  }
+}
+
 TEST_F(ProjectRunTest, AFailedTilingFuncNamesItsSetTilingLine) {
   std::string x = writeNpy("x.npy", ramp(1003, 1));
   EXPECT_EQ(run({dir_, {"x=" + x}, {"scale=0"}, {}, "", "", 120}), 3);
   EXPECT_EQ(err_.str(), dir_ +
-                            "/op_host/keyed_scale.cpp:50: error: TilingFunc of KeyedScale failed (it returned "
+                            "/op_host/keyed_scale.cpp:53: error: TilingFunc of KeyedScale failed (it returned "
                             "GRAPH_FAILED) for inputs x[1003]\n");
 }
 
@@ -186,7 +245,7 @@ TEST_F(ProjectRunTest, UsageErrors) {
   EXPECT_EQ(err_.str(), "error: --attr negate: 'yes' is not a bool; hint: pass true or false\n");
   EXPECT_EQ(run({dir_, {"x=" + h}, {}, {}, "", "", 120}), 2);
   EXPECT_EQ(err_.str(), "error: KeyedScale takes no inputs x f16 (" + dir_ +
-                            "/op_host/keyed_scale.cpp:54: OpDef dtype combinations: x float32)\n");
+                            "/op_host/keyed_scale.cpp:57: OpDef dtype combinations: x float32)\n");
   EXPECT_EQ(run({dir_, {"x"}, {}, {}, "", "", 120}), 2);
   EXPECT_EQ(err_.str(), "error: --in takes NAME=FILE.npy, got 'x'\n");
   EXPECT_EQ(run({dir_, {"x=" + x}, {}, {"z=" + x}, "", "", 120}), 2);
@@ -308,7 +367,7 @@ TEST_F(ProjectRunTest, Complex64TensorsReachTheKernelAsFloatPairs) {
   // The dtype columns: complex64 where the OpDef takes float32, and the reverse.
   EXPECT_EQ(run({dir_, {"x=" + xs}, {}, {}, "", "", 120}), 2);
   EXPECT_EQ(err_.str(), "error: KeyedScale takes no inputs x c64 (" + dir_ +
-                            "/op_host/keyed_scale.cpp:54: OpDef dtype combinations: x float32)\n");
+                            "/op_host/keyed_scale.cpp:57: OpDef dtype combinations: x float32)\n");
   EXPECT_EQ(run({project, {"x=" + writeNpy("real.npy", x)}, {}, {}, "", "", 120}), 2);
   EXPECT_EQ(err_.str(), "error: Conjugate takes no inputs x f32 (" + project +
                             "/op_host/conjugate_def.cpp:17: OpDef dtype combinations: x complex64)\n");

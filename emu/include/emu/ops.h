@@ -7,3 +7,4 @@
 #include "emu/highlevel.h"
 #include "emu/misc.h"
 #include "emu/kernel_utils.h"
+#include "emu/raw_address_calls.h"

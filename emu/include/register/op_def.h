@@ -63,7 +63,10 @@ class OpParamDef {
   OpParamDef& To(const char*) { return *this; }
   OpParamDef& Version(uint32_t) { return *this; }
   OpParamDef& InitValue(uint64_t) { return *this; }
-  OpParamDef& OutputShapeDependOnCompute() { return *this; }
+  OpParamDef& OutputShapeDependOnCompute() {
+    shapeDependsOnCompute_ = true;
+    return *this;
+  }
   OpParamDef& Follow(const char* paramName) { return Follow(paramName, FollowType::ALL); }
   OpParamDef& Follow(const char* paramName, FollowType) {
     follow_ = paramName;
@@ -75,6 +78,7 @@ class OpParamDef {
   Option tcemuParamType() const { return type_; }
   const std::vector<ge::DataType>& tcemuDataTypes() const { return dataTypes_; }
   const std::string& tcemuFollow() const { return follow_; }
+  bool tcemuShapeDependsOnCompute() const { return shapeDependsOnCompute_; }
 
  private:
   std::string name_;
@@ -82,6 +86,7 @@ class OpParamDef {
   std::vector<ge::DataType> dataTypes_;
   std::vector<ge::Format> formats_;
   std::string follow_;
+  bool shapeDependsOnCompute_ = false;
 };
 
 class OpAttrDef {
