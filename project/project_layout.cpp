@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <initializer_list>
 #include <system_error>
 
 #include <fmt/format.h>
@@ -15,11 +16,16 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::vector<std::string> cppFiles(const fs::path& dir) {
+// The C++ sources of a folder. op_host's may end in .cc or .cxx too, as CMake's target_sources take them
+// (FeedsRepeat's tiling is feeds_repeat_tiling.cc); msopgen installs only op_kernel's *.cpp as the kernel.
+std::vector<std::string> sourceFiles(const fs::path& dir, std::initializer_list<const char*> extensions) {
   std::vector<std::string> files;
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(dir, ec)) {
-    if (entry.is_regular_file() && entry.path().extension() == ".cpp") files.push_back(entry.path().string());
+    if (!entry.is_regular_file()) continue;
+    for (const char* extension : extensions) {
+      if (entry.path().extension() == extension) files.push_back(entry.path().string());
+    }
   }
   std::sort(files.begin(), files.end());
   return files;
@@ -67,7 +73,7 @@ bool findLayout(const std::string& dir, ProjectLayout& layout, std::string* erro
   }
   // An op_host folder may also hold the operator's aclnn API (opdev/, aclnn/ includes): msopgen builds that into
   // the op API library, not into the tiling program.
-  for (const std::string& file : cppFiles(fs::path(layout.absDir) / "op_host")) {
+  for (const std::string& file : sourceFiles(fs::path(layout.absDir) / "op_host", {".cpp", ".cc", ".cxx"})) {
     std::string text = support::readFile(file).value_or("");
     bool aclnn = false;
     for (const char* api : {"\"opdev/", "\"aclnn/", "\"aclnn_kernels/", "\"level0/", "\"level2/", "<opdev/"}) {
@@ -76,10 +82,10 @@ bool findLayout(const std::string& dir, ProjectLayout& layout, std::string* erro
     if (!aclnn) layout.hostSources.push_back(file);
   }
   if (layout.hostSources.empty()) {
-    *error = fmt::format("error: {}/op_host: no .cpp file with the OpDef, TilingFunc and InferShape", dir);
+    *error = fmt::format("error: {}/op_host: no .cpp or .cc file with the OpDef, TilingFunc and InferShape", dir);
     return false;
   }
-  std::vector<std::string> kernels = cppFiles(fs::path(layout.absDir) / "op_kernel");
+  std::vector<std::string> kernels = sourceFiles(fs::path(layout.absDir) / "op_kernel", {".cpp"});
   if (kernels.size() != 1) {
     *error = kernels.empty() ? fmt::format("error: {}/op_kernel: no .cpp file (the kernel)", dir)
                              : fmt::format("error: {}/op_kernel: {} .cpp files ({}); a project has one kernel", dir,

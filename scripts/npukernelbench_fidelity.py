@@ -170,6 +170,37 @@ def call_low_precision(make, init, inputs):
     return type(out)(down(v) for v in out) if isinstance(out, (list, tuple)) else down(out)
 
 
+class LowPrecisionOps(torch.overrides.TorchFunctionMode):
+    """Inside it, a torch function the CPU has no half or bfloat16 kernel for runs on float32 copies of its
+    arguments, and a float32 result is rounded back to the low dtype, op by op as the NPU computes it
+    (RmsNormGrad's prepare_inputs takes rsqrt of a half tensor)."""
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        kwargs = kwargs or {}
+        try:
+            return func(*args, **kwargs)
+        except RuntimeError as e:
+            if 'Half' not in str(e) and 'BFloat16' not in str(e):
+                raise
+        flat = [x for v in list(args) + list(kwargs.values()) for x in (v if isinstance(v, (list, tuple)) else [v])]
+        low = [t.dtype for t in flat if isinstance(t, torch.Tensor) and t.dtype in (torch.float16, torch.bfloat16)]
+
+        def up(v):
+            if isinstance(v, (list, tuple)):
+                return type(v)(up(x) for x in v)
+            return v.float() if isinstance(v, torch.Tensor) and v.dtype in (torch.float16, torch.bfloat16) else v
+        out = func(*up(list(args)), **{k: up(v) for k, v in kwargs.items()})
+        return out.to(low[0]) if isinstance(out, torch.Tensor) and out.dtype == torch.float32 and low else out
+
+
+def task_inputs(prep, row):
+    """prepare_inputs' (inputs, init inputs) for a csv row, half ops the CPU lacks run as LowPrecisionOps says."""
+    with LowPrecisionOps():
+        inputs = prep.get_inputs(row, device=None)
+        init = prep.get_init_inputs(row, device=None) if hasattr(prep, 'get_init_inputs') else []
+    return inputs, init
+
+
 def record_call(model, inputs, recorder):
     """Runs ModelNew until its kernel_gen_ops call; returns the call's arguments (a list), which
     call_low_precision rounds back like any result."""
@@ -243,12 +274,17 @@ def call_arg_names(model_class):
 
 
 def project_args(call_args, names, outs, tmp, bool_as_uint8=False, attrs_by_name=True, out_names=None,
-                 compared=None):
+                 compared=None, lists_as_tensors=False):
     """`project run`'s --in/--attr/--expect for the recorded call: by the OpDef's names when `names` gives every
     tensor (or every other argument) one, as the binding maps them (AddLayerNorm's ModelNew passes bias third,
     its OpDef has it fifth), else by position (`attrs_by_name` False: the attributes only); the outputs by
     `out_names` where given, else by position; past the first `compared` outputs, only their shapes. `bool_as_uint8`: bool tensors as the uint8 bytes they are (an OpDef
-    that takes a mask as uint8, ScatterList's, gets the binding's torch.bool tensor in that dtype slot)."""
+    that takes a mask as uint8, ScatterList's, gets the binding's torch.bool tensor in that dtype slot).
+    `lists_as_tensors`: a list of ints is an int64 tensor, as CANN's aclnn hands an aclIntArray to an OpDef input
+    (Fill's `dims`, a ValueDepend input its tiling reads on the host)."""
+    if lists_as_tensors:
+        call_args = [torch.tensor(list(a), dtype=torch.int64) if isinstance(a, (list, tuple)) and a and all(
+            isinstance(v, int) and not isinstance(v, bool) for v in a) else a for a in call_args]
     tensor_named = bool(names) and all(n for a, n in zip(call_args, names) if isinstance(a, torch.Tensor)
                                        or is_tensor_list(a))
     attr_named = attrs_by_name and bool(names) and all(n for a, n in zip(call_args, names) if a is not None and not (
@@ -286,6 +322,19 @@ def project_args(call_args, names, outs, tmp, bool_as_uint8=False, attrs_by_name
             save_npy(path, o.reshape(1) if o.dim() == 0 else o)
             cmd += ['--expect', f'{out_names[k] if out_names else "#" + str(k)}={path}']
     return cmd
+
+
+def mapping_args(call_args, outs, tmp, options):
+    """project_args for each option (its keyword arguments), each writing its .npy files to a folder of its own
+    under tmp: the mappings are built before any runs, and one's tensor in an argument slot is not another's.
+    Two options that map alike give the same list, so the caller runs it once."""
+    mappings, seen = [], {}
+    for k, option in enumerate(options):
+        folder = os.path.join(tmp, f'm{k}')
+        os.makedirs(folder, exist_ok=True)
+        mapping = project_args(call_args, outs=outs, tmp=folder, **option)
+        mappings.append(seen.setdefault(tuple(a.replace(folder, '') for a in mapping), mapping))
+    return mappings
 
 
 def classify(status, out, err):
@@ -347,8 +396,7 @@ def run_task(task, args):
     for row in rows:
         torch.manual_seed(0)
         try:
-            inputs = prep.get_inputs(row, device=None)
-            init = prep.get_init_inputs(row, device=None) if hasattr(prep, 'get_init_inputs') else []
+            inputs, init = task_inputs(prep, row)
             golden = reference(module, init, inputs)
         except Exception as e:  # noqa: BLE001
             results.append(('golden', f'{type(e).__name__}: {e}'))
@@ -376,18 +424,19 @@ def run_task(task, args):
                 cmd += ['--include', d]
             builtin = builtin_aclnn(validation)
             names = builtin[0] if builtin else call_arg_names(module.ModelNew)
-            # The mappings to try, by names first: ModelNew's names for the tensors and attributes, for the tensors
-            # only (InplaceAddLayerNorm's `additional_out` is the OpDef's `additional_output`), none. A built-in
-            # aclnn operator's mapping is the only one.
+            # The mappings to try, by names first: ModelNew's names for the tensors and attributes, the same with
+            # its int lists as int64 tensors (Fill's `dims`), by names for the tensors only (InplaceAddLayerNorm's
+            # `additional_out` is the OpDef's `additional_output`), none. A built-in aclnn operator's mapping is the
+            # only one.
             try:
                 if builtin:
                     for i in builtin[3]:
                         call_args[i] = torch.tensor(list(call_args[i]), dtype=torch.int32)
-                    mappings = [project_args(call_args, names, outs, tmp, out_names=builtin[1],
-                                             compared=builtin[2](call_args))]
+                    options = [dict(names=names, out_names=builtin[1], compared=builtin[2](call_args))]
                 else:
-                    mappings = [project_args(call_args, names, outs, tmp, attrs_by_name=by) for by in (True, False)]
-                    mappings.append(project_args(call_args, [], outs, tmp))
+                    options = [dict(names=names), dict(names=names, lists_as_tensors=True),
+                               dict(names=names, attrs_by_name=False), dict(names=[])]
+                mappings = mapping_args(call_args, outs, tmp, options)
             except ValueError as e:
                 results.append(('unsupported', str(e)))
                 continue
@@ -398,14 +447,16 @@ def run_task(task, args):
                         continue
                     tried.append(mapping)
                     p = subprocess.run(cmd + mapping, capture_output=True, text=True, timeout=3 * args.timeout + 600)
-                    # Names the OpDef does not have: the binding's own, so the next mapping.
-                    if not (p.returncode == 2 and re.search(r'has no (input|attribute) ', p.stderr)):
+                    # Names the OpDef does not have (the binding's own), or an input left without data (an int
+                    # list taken for an attribute): the next mapping.
+                    if not (p.returncode == 2 and re.search(r"has no (input|attribute) |' of \S+ has no data",
+                                                            p.stderr)):
                         break
                 # A bool tensor where the OpDef's column has uint8 (and no bool): its bytes as uint8.
                 if p.returncode == 2 and re.search(r'takes no inputs .* bool\b.*OpDef dtype combinations', p.stderr) \
                         and 'bool' not in p.stderr.split('OpDef dtype combinations')[1]:
-                    k = mappings.index(tried[-1])
-                    as_uint8 = project_args(call_args, names if k < 2 else [], outs, tmp, True, attrs_by_name=k == 0)
+                    as_uint8 = mapping_args(call_args, outs, os.path.join(tmp, 'uint8'),
+                                            [dict(options[mappings.index(tried[-1])], bool_as_uint8=True)])[0]
                     p = subprocess.run(cmd + as_uint8, capture_output=True, text=True, timeout=3 * args.timeout + 600)
                 verdict = classify(p.returncode, p.stdout, p.stderr)
                 if verdict[0] == 'mismatch':

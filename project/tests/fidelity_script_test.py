@@ -49,6 +49,59 @@ class ProjectArgs(unittest.TestCase):
                                           '--attr', '#2=2'])
 
 
+    def test_int_lists_as_int64_tensors_for_an_opdef_input(self):
+        # Fill's binding hands `dims` to the OpDef as an aclIntArray, which CANN's aclnn makes an int64 input.
+        v = torch.tensor([1.5])
+        with tempfile.TemporaryDirectory() as tmp:
+            args = fidelity.project_args([[128, 3], v, [True, False]], ['dims', 'value', 'flags'], [], tmp,
+                                         lists_as_tensors=True)
+            self.assertEqual(args[0:2], ['--in', 'dims=' + os.path.join(tmp, 'in0_0.npy')])
+            self.assertEqual(args[4:], ['--attr', 'flags=True,False'])  # bools stay an attribute
+            dims = fidelity.load_npy(os.path.join(tmp, 'in0_0.npy'))
+            self.assertEqual(dims.dtype, torch.int64)
+            self.assertEqual(dims.tolist(), [128, 3])
+
+    def test_each_mapping_writes_its_own_files_and_alike_ones_are_one(self):
+        # The mappings are built before any runs: a tensor one puts in slot 0 must not overwrite another's.
+        v = torch.tensor([1.5])
+        with tempfile.TemporaryDirectory() as tmp:
+            options = [dict(names=['dims', 'value']), dict(names=['dims', 'value'], lists_as_tensors=True),
+                       dict(names=['dims', 'value'], attrs_by_name=False), dict(names=['dims', 'value'])]
+            maps = fidelity.mapping_args([[128], v], [], tmp, options)
+            self.assertEqual(fidelity.load_npy(maps[0][3].split('=')[1]).tolist(), [1.5])
+            self.assertEqual(fidelity.load_npy(maps[1][1].split('=')[1]).tolist(), [128])
+            self.assertEqual(fidelity.load_npy(maps[1][3].split('=')[1]).tolist(), [1.5])
+            self.assertIs(maps[3], maps[0])
+
+
+class TaskInputs(unittest.TestCase):
+    def test_half_ops_the_cpu_lacks_run_in_float_and_round_back_op_by_op(self):
+        # RmsNormGrad's prepare_inputs takes rsqrt of a half tensor, which torch's CPU kernels do not have.
+        class Prep:
+            @staticmethod
+            def get_inputs(row, device=None):
+                x = torch.tensor([4.0, 0.25], dtype=torch.float16)
+                return [torch.rsqrt(x), torch.rsqrt(x).float() * 3]
+
+        with self.assertRaises(RuntimeError):  # the premise: this torch has no half rsqrt on the CPU
+            Prep.get_inputs({})
+        inputs, init = fidelity.task_inputs(Prep, {})
+        self.assertEqual(init, [])
+        self.assertEqual(inputs[0].dtype, torch.float16)
+        self.assertEqual(inputs[0].tolist(), [0.5, 2.0])
+        self.assertEqual(inputs[1].dtype, torch.float32)
+        self.assertEqual(inputs[1].tolist(), [1.5, 6.0])
+
+    def test_other_errors_still_raise(self):
+        class Prep:
+            @staticmethod
+            def get_inputs(row, device=None):
+                return [torch.ones(2) + torch.ones(3)]
+
+        with self.assertRaises(RuntimeError):
+            fidelity.task_inputs(Prep, {})
+
+
 class BuiltinAclnn(unittest.TestCase):
     def binding(self, tmp, text):
         with open(os.path.join(tmp, 'pybind.cpp'), 'w') as f:

@@ -201,4 +201,65 @@ TEST(HostApi, TilingDataSetDataSizeBeyondCapacityNamesTheCall) {
   }
 }
 
+// ge::Operator holds what was set on it; a missing description is empty, a missing or other-kind attribute
+// GRAPH_FAILED; a CheckSupported function on it runs as graph mode would call it.
+ge::graphStatus NeedsRankTwo(const ge::Operator& op, ge::AscendString& result) {
+  int64_t axis = 0;
+  bool ok = op.GetInputDescByName("x").GetShape().GetDimNum() == 2 && op.GetAttr("axis", axis) == ge::GRAPH_SUCCESS;
+  result = ge::AscendString(ok ? "{\"isSupported\": \"True\"}" : "{\"isSupported\": \"False\"}");
+  return ok ? ge::GRAPH_SUCCESS : ge::GRAPH_FAILED;
+}
+
+TEST(HostApi, OperatorHoldsItsDescriptionsAndAttributes) {
+  ge::Operator op("rev", "ReverseSequence");
+  ge::AscendString name, type;
+  op.GetName(name);
+  op.GetOpType(type);
+  EXPECT_STREQ(name.GetString(), "rev");
+  EXPECT_STREQ(type.GetString(), "ReverseSequence");
+  EXPECT_EQ(op.UpdateInputDesc("x", ge::TensorDesc(ge::Shape({4, 6}), ge::FORMAT_ND, ge::DT_FLOAT16)),
+            ge::GRAPH_SUCCESS);
+  op.UpdateOutputDesc("y", ge::TensorDesc(ge::Shape({4, 6})));
+  op.UpdateInputDesc("x", ge::TensorDesc(ge::Shape({4, 7}), ge::FORMAT_ND, ge::DT_BF16));  // replaces, not adds
+  EXPECT_EQ(op.GetInputsSize(), 1u);
+  EXPECT_EQ(op.GetInputDescByName("x").GetShape().GetDims(), (std::vector<int64_t>{4, 7}));
+  EXPECT_EQ(op.GetInputDesc(0).GetDataType(), ge::DT_BF16);
+  EXPECT_EQ(op.GetOutputDescByName("y").GetDataType(), ge::DT_FLOAT);
+  EXPECT_EQ(op.GetInputDescByName("z").GetShape().GetDimNum(), 0u);
+  EXPECT_EQ(op.GetOutputDesc(3).GetShape().GetDimNum(), 0u);
+
+  op.SetAttr("seq_dim", int64_t{-2}).SetAttr("scale", 0.5f).SetAttr("mode", "sum").SetAttr("keep", true);
+  op.SetAttr("dims", std::vector<int64_t>{1, 2});
+  int64_t seq = 0;
+  int32_t seq32 = 0;
+  float scale = 0;
+  bool keep = false;
+  ge::AscendString mode;
+  std::vector<int64_t> dims;
+  EXPECT_EQ(op.GetAttr("seq_dim", seq), ge::GRAPH_SUCCESS);
+  EXPECT_EQ(seq, -2);
+  EXPECT_EQ(op.GetAttr("seq_dim", seq32), ge::GRAPH_SUCCESS);
+  EXPECT_EQ(seq32, -2);
+  EXPECT_EQ(op.GetAttr("scale", scale), ge::GRAPH_SUCCESS);
+  EXPECT_EQ(scale, 0.5f);
+  EXPECT_EQ(op.GetAttr("mode", mode), ge::GRAPH_SUCCESS);
+  EXPECT_STREQ(mode.GetString(), "sum");
+  EXPECT_EQ(op.GetAttr("keep", keep), ge::GRAPH_SUCCESS);
+  EXPECT_TRUE(keep);
+  EXPECT_EQ(op.GetAttr("dims", dims), ge::GRAPH_SUCCESS);
+  EXPECT_EQ(dims, (std::vector<int64_t>{1, 2}));
+  EXPECT_EQ(op.GetAttr("batch_dim", seq), ge::GRAPH_FAILED);  // never set
+  EXPECT_EQ(op.GetAttr("scale", seq), ge::GRAPH_FAILED);      // a float, not an int
+  EXPECT_EQ(seq, -2);                                         // left as it was
+
+  ops::OpDef def("ReverseSequence");
+  def.AICore().SetCheckSupport(NeedsRankTwo).SetOpSelectFormat(NeedsRankTwo);
+  ASSERT_EQ(def.AICore().tcemuCheckSupport(), &NeedsRankTwo);
+  ge::AscendString verdict;
+  EXPECT_EQ(def.AICore().tcemuCheckSupport()(op, verdict), ge::GRAPH_FAILED);  // no axis attribute
+  op.SetAttr("axis", int64_t{0});
+  EXPECT_EQ(def.AICore().tcemuOpSelectFormat()(op, verdict), ge::GRAPH_SUCCESS);
+  EXPECT_STREQ(verdict.GetString(), "{\"isSupported\": \"True\"}");
+}
+
 }  // namespace

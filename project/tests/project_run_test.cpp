@@ -175,6 +175,22 @@ TEST_F(ProjectRunTest, AFailedInferShapeStopsTheRunUnlessTheCallerGaveEveryOutpu
   EXPECT_EQ(out_.str().find("PASS"), std::string::npos) << out_.str();  // nothing was compared
 }
 
+TEST_F(ProjectRunTest, AnOutputKeepsTheCallersShapeWhereInferShapeGivesAnother) {
+  // keyed_scale's InferShape gives y x's shape, [64]; the caller allocates y as [8, 8] (Fill's answer gives its
+  // output the shape of its dims tensor, and its binding allocates the filled shape). On the aclnn path the
+  // caller's shape stands, with a warning at the registration.
+  interp::HostTensor x = ramp(64, 1), y = ramp(64, 1.5);
+  y.shape = {8, 8};
+  EXPECT_EQ(run({dir_, {"x=" + writeNpy("x64.npy", x)}, {"scale=1.5"}, {"y=" + writeNpy("y88.npy", y)}, "", "", 120}),
+            0)
+      << err_.str();
+  EXPECT_EQ(err_.str(), dir_ +
+                            "/op_host/keyed_scale.cpp:52: warning: InferShape of KeyedScale gives output 'y' the "
+                            "shape [64], the caller's is [8, 8]; the output keeps the caller's, as on the aclnn path "
+                            "(graph mode would allocate InferShape's)\n");
+  EXPECT_NE(out_.str().find("y: f32[8, 8], matches"), std::string::npos) << out_.str();
+}
+
 TEST_F(ProjectRunTest, AnOutputWhoseShapeDependsOnTheComputeTakesTheShapeTheKernelWrote) {
   // keep_positive's y is marked OutputShapeDependOnCompute: the kernel gets one more argument after the outputs
   // and writes y's shape there; project run trims y to it (InferShape gave x's length, the bound).
@@ -231,8 +247,8 @@ TEST_F(ProjectRunTest, UsageErrors) {
                             "and op_kernel/)\n");
   fs::create_directories(tmp_ / "p" / "op_kernel");
   EXPECT_EQ(run({(tmp_ / "p").string(), {}, {}, {}, "", "", 120}), 2);
-  EXPECT_EQ(err_.str(),
-            "error: " + (tmp_ / "p").string() + "/op_host: no .cpp file with the OpDef, TilingFunc and InferShape\n");
+  EXPECT_EQ(err_.str(), "error: " + (tmp_ / "p").string() +
+                            "/op_host: no .cpp or .cc file with the OpDef, TilingFunc and InferShape\n");
   EXPECT_EQ(run({dir_, {}, {}, {}, "", "", 120}), 2);
   EXPECT_EQ(err_.str(), "error: input 'x' of KeyedScale has no data: pass --in x=FILE.npy\n");
   EXPECT_EQ(run({dir_, {"w=" + x}, {}, {}, "", "", 120}), 2);
@@ -370,7 +386,7 @@ TEST_F(ProjectRunTest, Complex64TensorsReachTheKernelAsFloatPairs) {
                             "/op_host/keyed_scale.cpp:57: OpDef dtype combinations: x float32)\n");
   EXPECT_EQ(run({project, {"x=" + writeNpy("real.npy", x)}, {}, {}, "", "", 120}), 2);
   EXPECT_EQ(err_.str(), "error: Conjugate takes no inputs x f32 (" + project +
-                            "/op_host/conjugate_def.cpp:17: OpDef dtype combinations: x complex64)\n");
+                            "/op_host/conjugate_def.cc:17: OpDef dtype combinations: x complex64)\n");
   // complex128 is refused, with what to do instead.
   std::string wide = support::readFile(xs).value_or("");
   wide.replace(wide.find("<c8"), 3, "<c16");

@@ -1,6 +1,6 @@
 // The high-level API libraries of the emulator (CANN's highlevel_api/lib, which kernel_operator.h pulls in): the
 // kernel tiling structs, activations (Sigmoid ... Silu, Swish, SwiGLU, GeGLU, ReGlu), math functions (Sin ... Power),
-// SoftMax, SimpleSoftMax, LogSoftMax, LayerNorm/RmsNorm, Sum/Mean, Broadcast, Pad/UnPad, AscendQuant and DropOut.
+// SoftMax, SimpleSoftMax, LogSoftMax, SoftmaxGrad/SoftmaxGradFront, LayerNorm/RmsNorm, Sum/Mean, Broadcast, Pad/UnPad, AscendQuant and DropOut.
 // Matmul lives in lib/matmul_intf.h, which kernels include themselves, as with CANN.
 #pragma once
 
@@ -17,5 +17,6 @@
 #include "emu/hl_reduce.h"
 #include "emu/hl_broadcast_pad.h"
 #include "emu/hl_softmax2.h"
+#include "emu/hl_softmax_grad.h"
 #include "emu/hl_quant.h"
 #include "emu/hl_dropout.h"

@@ -38,6 +38,14 @@ inline uint32_t rowTmpBytes(uint32_t k, uint32_t typeSize) {
 inline uint32_t softmaxMinTmp(uint32_t k, uint32_t typeSize) { return rowTmpBytes(k, typeSize); }
 inline uint32_t softmaxMaxTmp(uint32_t m, uint32_t k, uint32_t typeSize) { return m * rowTmpBytes(k, typeSize); }
 
+// SoftmaxGrad/SoftmaxGradFront: CANN's own per-row need in floats (its kernel-side split and its host queries agree
+// on it): half stages src, grad and the result as float (3k), two 16-element stat blocks and a 64-float repeat; float
+// works in place, with one 8-float block (isFront) or two, and the repeat.
+inline uint32_t softmaxGradRowFloats(uint32_t k, uint32_t typeSize, bool isFront) {
+  if (typeSize == 2) return 3u * k + 2u * 16u + 64u;
+  return k + (isFront ? 8u : 16u) + 64u;
+}
+
 // Sum: the first-level per-repeat sums, rounded up to a 32-byte block (the check CANN's Sum makes on its stack buffer).
 inline uint32_t sumTmp(uint32_t n, uint32_t typeSize) {
   uint32_t perRep = 256 / typeSize, perBlk = 32 / typeSize;

@@ -256,16 +256,26 @@ inline int runCase(const std::string& casePath, std::ostream& out) {
     std::vector<::gert::StorageShape> given = call.outputShapes;
     for (auto& s : call.outputShapes) s = ::gert::StorageShape();
     ::gert::InferShapeContext context(&call);
+    // An aclnn caller allocates the outputs itself and CANN's single-operator path never calls InferShape (graph
+    // mode does): an output whose shape is given keeps it, and where InferShape fails or disagrees, the run says so.
     if (infer(&context) != ::ge::GRAPH_SUCCESS) {
       std::string failed = "InferShape of " + call.opType + " failed (it returned GRAPH_FAILED)";
-      // An aclnn caller allocates the outputs itself and CANN's single-operator path never calls InferShape
-      // (graph mode does): with every output's shape given, the run goes on with them, and says so.
       bool allGiven = std::none_of(givenOutputs.begin(), givenOutputs.end(),
                                    [](const std::vector<int64_t>& d) { return d == std::vector<int64_t>{-1}; });
       if (!allGiven || givenOutputs.empty()) hostFail(inferShapeLoc, failed);
       out << "warning " << inferShapeLoc.file << ':' << inferShapeLoc.line << ": warning: " << failed
           << "; the outputs keep the given shapes, as an aclnn caller allocates them (graph mode would stop here)\n";
       call.outputShapes = given;
+    }
+    for (size_t i = 0; i < given.size(); ++i) {
+      if (givenOutputs[i] == std::vector<int64_t>{-1}) continue;
+      const ::gert::Shape& inferred = call.outputShapes[i].GetStorageShape();
+      if (inferred == given[i].GetStorageShape()) continue;
+      out << "warning " << inferShapeLoc.file << ':' << inferShapeLoc.line << ": warning: InferShape of " << call.opType
+          << " gives output '" << op.tcemuOutputs()[outputIr[i]].tcemuName() << "' the shape " << dimsText(inferred)
+          << ", the caller's is " << dimsText(given[i].GetStorageShape())
+          << "; the output keeps the caller's, as on the aclnn path (graph mode would allocate InferShape's)\n";
+      call.outputShapes[i] = given[i];
     }
     for (auto& s : call.outputShapes) s.MutableOriginShape() = s.GetStorageShape();
   }

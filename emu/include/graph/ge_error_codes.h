@@ -7,6 +7,7 @@ namespace ge {
 using graphStatus = uint32_t;
 const graphStatus GRAPH_FAILED = 0xFFFFFFFF;
 const graphStatus GRAPH_SUCCESS = 0;
+const graphStatus GRAPH_NOT_CHANGED = 1343242304;
 const graphStatus GRAPH_PARAM_INVALID = 50331649;
 using Status = uint32_t;
 const Status SUCCESS = 0;

@@ -14,8 +14,14 @@
 #include "exe_graph/runtime/infer_datatype_context.h"
 #include "exe_graph/runtime/infer_shape_context.h"
 #include "exe_graph/runtime/tiling_context.h"
+#include "graph/operator.h"
 #include "graph/types.h"
 #include "register/op_impl_registry.h"
+
+namespace optiling {
+// A graph-mode query on the operator node (CheckSupported, OpSelectFormat): it fills `result` with a JSON verdict.
+using OP_CHECK_FUNC = ge::graphStatus (*)(const ge::Operator& op, ge::AscendString& result);
+}  // namespace optiling
 
 namespace ops {
 
@@ -172,6 +178,18 @@ class OpAICoreConfig {
 
 class OpAICoreDef {
  public:
+  // Kept, not called: graph mode asks them while it builds the graph; a custom operator's aclnn path, the one
+  // project run takes, never does.
+  OpAICoreDef& SetCheckSupport(optiling::OP_CHECK_FUNC func) {
+    checkSupport_ = func;
+    return *this;
+  }
+  OpAICoreDef& SetOpSelectFormat(optiling::OP_CHECK_FUNC func) {
+    opSelectFormat_ = func;
+    return *this;
+  }
+  optiling::OP_CHECK_FUNC tcemuCheckSupport() const { return checkSupport_; }
+  optiling::OP_CHECK_FUNC tcemuOpSelectFormat() const { return opSelectFormat_; }
   OpAICoreDef& SetTiling(gert::OpImplRegisterV2::TilingKernelFunc func, tcemu::SrcLoc loc = tcemu::SrcLoc::current()) {
     tiling_ = func;
     tilingLoc_ = loc;
@@ -188,6 +206,7 @@ class OpAICoreDef {
 
  private:
   gert::OpImplRegisterV2::TilingKernelFunc tiling_ = nullptr;
+  optiling::OP_CHECK_FUNC checkSupport_ = nullptr, opSelectFormat_ = nullptr;
   tcemu::SrcLoc tilingLoc_;
   std::vector<std::string> socs_;
 };

@@ -9,32 +9,8 @@
 
 #include "emu/base.h"
 #include "emu/hl_sizes.h"
+#include "graph/shape.h"
 #include "kernel_tiling/kernel_tiling.h"
-
-#ifndef TCEMU_GE_SHAPE_DEFINED
-#define TCEMU_GE_SHAPE_DEFINED
-namespace ge {
-// The tensor shape host tiling functions take (CANN's ge::Shape, graph/tensor.h).
-class Shape {
- public:
-  Shape() = default;
-  explicit Shape(const std::vector<int64_t>& dims) : dims_(dims) {}
-  size_t GetDimNum() const { return dims_.size(); }
-  int64_t GetDim(size_t idx) const { return idx < dims_.size() ? dims_[idx] : 0; }
-  std::vector<int64_t> GetDims() const { return dims_; }
-  int64_t GetShapeSize() const {
-    if (dims_.empty()) return 0;
-    int64_t n = 1;
-    for (int64_t d : dims_) n *= d;
-    return n;
-  }
-  bool operator==(const Shape& o) const { return dims_ == o.dims_; }
-
- private:
-  std::vector<int64_t> dims_;
-};
-}  // namespace ge
-#endif
 
 namespace tcemu::hl {
 // [rows, last] view of a shape: the last axis and the product of the others.
@@ -112,6 +88,30 @@ struct RmsNormTiling : ::RmsNormTiling {
 
 }  // namespace optiling
 
+namespace tcemu::hl {
+// The fields of a softmax-family tiling for [m, k] rows done splitM at a time: the stat blocks hold outMaxK
+// elements per row, a loop's reduction reduceK.
+inline void setSoftmaxSplit(optiling::SoftMaxTiling& t, uint32_t m, uint32_t k, uint32_t splitM, uint32_t outMaxK,
+                            uint32_t reduceK) {
+  t.set_srcM(m);
+  t.set_srcK(k);
+  t.set_srcSize(m * k);
+  t.set_outMaxM(m);
+  t.set_outMaxK(outMaxK);
+  t.set_outMaxSize(m * outMaxK);
+  t.set_splitM(splitM);
+  t.set_splitK(k);
+  t.set_splitSize(splitM * k);
+  t.set_reduceM(splitM);
+  t.set_reduceK(reduceK);
+  t.set_reduceSize(splitM * reduceK);
+  t.set_rangeM(splitM ? m / splitM : 0);
+  t.set_tailM(splitM ? m % splitM : 0);
+  t.set_tailSplitSize(t.tailM * k);
+  t.set_tailReduceSize(t.tailM * reduceK);
+}
+}  // namespace tcemu::hl
+
 namespace AscendC {
 
 // ---- SoftMax: a float row (+ its widened copy for half) and two 32-byte stat blocks per row of work ------------------------------
@@ -141,23 +141,7 @@ inline void SoftMaxTilingFunc(const ge::Shape& srcShape, const uint32_t dataType
   const uint32_t m = static_cast<uint32_t>(rows);
   const uint32_t perRow = tcemu::hl::rowTmpBytes(k, dataTypeSize);
   uint32_t splitM = std::min<uint32_t>(m, std::max<uint32_t>(1, localWorkSpaceSize / perRow));
-  const uint32_t statK = 32 / dataTypeSize;
-  softmaxTiling.set_srcM(m);
-  softmaxTiling.set_srcK(k);
-  softmaxTiling.set_srcSize(m * k);
-  softmaxTiling.set_outMaxM(m);
-  softmaxTiling.set_outMaxK(statK);
-  softmaxTiling.set_outMaxSize(m * statK);
-  softmaxTiling.set_splitM(splitM);
-  softmaxTiling.set_splitK(k);
-  softmaxTiling.set_splitSize(splitM * k);
-  softmaxTiling.set_reduceM(splitM);
-  softmaxTiling.set_reduceK(8);  // one float block per row
-  softmaxTiling.set_reduceSize(splitM * 8);
-  softmaxTiling.set_rangeM(splitM ? m / splitM : 0);
-  softmaxTiling.set_tailM(splitM ? m % splitM : 0);
-  softmaxTiling.set_tailSplitSize(softmaxTiling.tailM * k);
-  softmaxTiling.set_tailReduceSize(softmaxTiling.tailM * 8);
+  tcemu::hl::setSoftmaxSplit(softmaxTiling, m, k, splitM, 32 / dataTypeSize, 8);  // reduce: one float block per row
 }
 
 // ---- LayerNorm / RmsNorm: shapes [B, S, H] -------------------------------------------------------------------------

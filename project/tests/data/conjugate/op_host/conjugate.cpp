@@ -1,6 +1,6 @@
 // A test project with complex64 tensors: y = conj(x). The host sees ge::DT_COMPLEX64 and the complex shape (the
 // tiling's count is of complex elements); the kernel reads the GM bytes as float32 (real, imaginary) pairs. Its
-// op_host is two files, as cann-ops' are: this one (tiling, shape) and conjugate_def.cpp (the OpDef), each with
+// op_host is two files, as cann-ops' are: this one (tiling, shape) and conjugate_def.cc (the OpDef; CMake takes a .cc source as C++), each with
 // its own file-level constant of the same name, so they build only as separate translation units.
 #include "conjugate_common.h"
 #include "register/tilingdata_base.h"
