@@ -493,13 +493,13 @@ class ProjectRun {
         // its shape), or the kernel computes the output's shape and InferShape gives its bound (without one, the
         // reference's shape is the buffer, as before the kernel trims it).
         const bool complexOut = geType(outputType(o)).complex;
-        bool sameType = expect != expects_.end() && expect->second[k].complex64 == complexOut &&
-                        !(info_.outputs[o].shapeDependsOnCompute && info_.inferShape);
-        if (!sameType && given == shapes_.end()) {
+        bool fromReference = expect != expects_.end() && expect->second[k].complex64 == complexOut &&
+                             !(info_.outputs[o].shapeDependsOnCompute && info_.inferShape);
+        if (!fromReference && given == shapes_.end()) {
           caseText += fmt::format("output {} {} -1\n", o, outputType(o));
           continue;
         }
-        std::vector<int64_t> shape = sameType ? expect->second[k].shape() : given->second;
+        std::vector<int64_t> shape = fromReference ? expect->second[k].shape() : given->second;
         caseText += fmt::format("output {} {} {}", o, outputType(o), shape.size());
         for (int64_t d : shape) caseText += fmt::format(" {}", d);
         caseText += '\n';
