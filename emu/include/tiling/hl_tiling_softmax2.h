@@ -16,6 +16,15 @@ struct LogSoftMaxTiling : ::LogSoftMaxTiling {
 
 }  // namespace optiling
 
+namespace tcemu::hl {
+// SoftmaxGrad's temporary bytes for one row of srcShape, and its rows: the two queries are these, per row or for all.
+inline uint32_t softmaxGradRowBytes(const ge::Shape& srcShape, uint32_t dataTypeSize, bool isFront, uint64_t& rows) {
+  uint32_t k;
+  rowsAndLast(srcShape, rows, k);
+  return softmaxGradRowFloats(k, dataTypeSize, isFront) * 4;
+}
+}  // namespace tcemu::hl
+
 namespace AscendC {
 
 inline uint32_t GetLogSoftMaxMaxTmpSize(const ge::Shape srcShape, const uint32_t dataTypeSize,
@@ -42,18 +51,16 @@ inline uint32_t GetSoftMaxGradMaxTmpSize(const ge::Shape& srcShape, const uint32
                                          const bool isReuseSource) {
   (void)isReuseSource;
   uint64_t rows;
-  uint32_t k;
-  tcemu::hl::rowsAndLast(srcShape, rows, k);
-  return static_cast<uint32_t>(rows * tcemu::hl::softmaxGradRowFloats(k, dataTypeSize, isFront) * 4);
+  const uint32_t perRow = tcemu::hl::softmaxGradRowBytes(srcShape, dataTypeSize, isFront, rows);
+  return static_cast<uint32_t>(rows * perRow);
 }
 
 inline uint32_t GetSoftMaxGradMinTmpSize(const ge::Shape& srcShape, const uint32_t dataTypeSize, const bool isFront,
                                          const bool isReuseSource) {
   (void)isReuseSource;
   uint64_t rows;
-  uint32_t k;
-  tcemu::hl::rowsAndLast(srcShape, rows, k);
-  return rows ? tcemu::hl::softmaxGradRowFloats(k, dataTypeSize, isFront) * 4 : 0;
+  const uint32_t perRow = tcemu::hl::softmaxGradRowBytes(srcShape, dataTypeSize, isFront, rows);
+  return rows ? perRow : 0;
 }
 
 // Rows per loop: as many as localWorkSpaceSize holds, a multiple of 8 when that is fewer than all of them; for rows
