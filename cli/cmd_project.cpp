@@ -241,6 +241,11 @@ void registerProjectCommands(CLI::App& app) {
                   "Cross-pipe sync: project (bisheng's --cce-auto-sync unless the project's CMakeLists.txt turns it "
                   "off) | auto | strict (an unsynchronised access is an error)")
       ->capture_default_str();
+  run->add_option("--faults", cmd->options.faults,
+                  "error | warn: the faults the device runs through (cross-pipe hazards, reads of unwritten local "
+                  "memory, GM accesses inside a tensor's 512-byte block, InitBuffer of 0 bytes) warn and the run "
+                  "goes on")
+      ->capture_default_str();
   run->add_option("--include", cmd->options.includeDirs,
                   "Another header folder for op_host and op_kernel (repeat), e.g. cann-ops' common includes");
   run->add_option("--task", cmd->task,

@@ -143,7 +143,8 @@ std::string hostDriverSource() {
 
 // The entry is renamed while the kernel is compiled (the API headers come first, so only the kernel sees the
 // macro): an operator named after a C library function (Sqrt -> `sqrt`) would otherwise clash with it.
-std::string kernelDriverSource(const ProjectLayout& layout, const std::string& entry, size_t tensors, bool autoSync) {
+std::string kernelDriverSource(const ProjectLayout& layout, const std::string& entry, size_t tensors, bool autoSync,
+                               bool faultsAsWarnings) {
   std::string args;
   for (size_t i = 0; i < tensors + 2; ++i) args += fmt::format("{}a[{}]", i ? ", " : "", i);
   return fmt::format(
@@ -158,11 +159,13 @@ std::string kernelDriverSource(const ProjectLayout& layout, const std::string& e
       "void tcLaunch(GM_ADDR* a, uint32_t blockDim) {{\n"
       "  ::tcemu::setAutoSync({4});\n"
       "  ::tcemu::setPoisonUnwritten(true);\n"
+      "  ::tcemu::setFaultsAsWarnings({5});\n"
       "  ::tcemu::runKernel(\"{0}\", blockDim, [&]() {{ tc_entry_{0}({2}); }});\n"
       "}}\n"
       "}}  // namespace\n\n"
       "int main(int argc, char** argv) {{ return tcemu::project::launchMain(argc, argv, {3}, &tcLaunch); }}\n",
-      entry, fs::path(layout.kernelSource).filename().string(), args, tensors, autoSync ? "true" : "false");
+      entry, fs::path(layout.kernelSource).filename().string(), args, tensors, autoSync ? "true" : "false",
+      faultsAsWarnings ? "true" : "false");
 }
 
 class ProjectRun {
@@ -174,6 +177,9 @@ class ProjectRun {
   int run() {
     if (options_.sync != "project" && options_.sync != "auto" && options_.sync != "strict") {
       return usage(fmt::format("error: --sync {}: not a sync mode; hint: project, auto or strict", options_.sync));
+    }
+    if (options_.faults != "error" && options_.faults != "warn") {
+      return usage(fmt::format("error: --faults {}: not a fault mode; hint: error or warn", options_.faults));
     }
     for (const std::string& dir : options_.includeDirs) {
       std::error_code ec;
@@ -580,7 +586,8 @@ class ProjectRun {
     std::optional<std::string> kernelText = support::readFile(layout_.kernelSource);
     size_t tensors = info_.inputs.size() + info_.outputs.size() + (shapeOutputs() ? 1 : 0);
     if (!writeOrSay(dir / "tc_kernel_tiling.h", kernelTilingHeader(info_), err_) ||
-        !writeOrSay(dir / "kernel_main.cpp", kernelDriverSource(layout_, entry_, tensors, autoSync()), err_)) {
+        !writeOrSay(dir / "kernel_main.cpp",
+                    kernelDriverSource(layout_, entry_, tensors, autoSync(), options_.faults == "warn"), err_)) {
       return 1;
     }
     runner::BuildRequest request;
@@ -654,9 +661,17 @@ class ProjectRun {
     outcome_.seconds += result.seconds;
     outcome_.run = result;
     if (!result.out.empty()) out_ << result.out << (result.out.back() == '\n' ? "" : "\n");
+    for (const std::string& warning : result.warnings) err_ << userPaths(warning, layout_);
     if (result.status != runner::RunStatus::Passed) return reportRun("kernel", result, layout_, err_);
-    out_ << fmt::format("kernel: {} launched on {} block(s) ({}), all checks passed\n", entry_, host_.blockDim,
-                        run.args[0]);
+    if (result.warnings.empty()) {
+      out_ << fmt::format("kernel: {} launched on {} block(s) ({}), all checks passed\n", entry_, host_.blockDim,
+                          run.args[0]);
+    } else {
+      out_ << fmt::format(
+          "kernel: {} launched on {} block(s) ({}), checks passed with {} fault(s) the device runs through, "
+          "reported as warnings (--faults warn)\n",
+          entry_, host_.blockDim, run.args[0], result.warnings.size());
+    }
     return 0;
   }
 

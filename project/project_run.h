@@ -29,6 +29,10 @@ struct ProjectOptions {
   // --cce-auto-sync unless its CMakeLists.txt says --cce-auto-sync=off), "auto" inserts it, "strict" makes every
   // unsynchronised cross-pipe access an error, as for a bare kernel.
   std::string sync = "project";
+  // "error": every check of the emulator stops the run; "warn": the faults a kernel may hold and still pass on
+  // the device (cross-pipe hazards, reads of unwritten local memory, GM accesses inside a tensor's 512-byte
+  // allocation block, InitBuffer of 0 bytes; emu/base.h raiseFault) are warnings and the run goes on.
+  std::string faults = "error";
   std::vector<std::string> includeDirs = {};  // more header folders for op_host and op_kernel (cann-ops' common)
   // NAME=VALUE from a task's case: applied to the attributes the OpDef declares, the others ignored (a task may
   // carry attributes an implementation takes as constants).

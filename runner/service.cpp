@@ -104,9 +104,32 @@ std::string bytesText(uint64_t bytes) {
 struct Channel {
   std::vector<std::string> launches;  // the launch records, verified
   std::string checkFailure;           // the rendered failed check, when one was sent
+  std::vector<std::string> warnings;  // the rendered faults let through as warnings
   bool ended = false;
   std::string forged;  // why the channel cannot be trusted, when it cannot
 };
+
+constexpr char kFailedRecord[] = "{\"check\":\"failed\",\"text\":\"";
+constexpr char kWarningRecord[] = "{\"check\":\"warning\",\"text\":\"";
+
+// The text of a check record from `start` on, its JSON escaping undone (emu/channel.h writes \" \\ and \u00XX).
+std::string recordText(const std::string& json, size_t start) {
+  std::string text;
+  for (size_t i = start; i < json.size() && json[i] != '"'; ++i) {
+    if (json[i] == '\\' && i + 1 < json.size()) {
+      char c = json[++i];
+      if (c == 'u' && i + 4 < json.size()) {
+        text += static_cast<char>(std::strtol(json.substr(i + 1, 4).c_str(), nullptr, 16));
+        i += 4;
+      } else {
+        text += c == 'n' ? '\n' : c == 't' ? '\t' : c == 'r' ? '\r' : c;
+      }
+    } else {
+      text += json[i];
+    }
+  }
+  return text;
+}
 
 // A record is "NONCE JSON": anything else on the descriptor came from somewhere other than the emulator.
 Channel readChannel(const std::string& bytes, const std::string& expectedNonce) {
@@ -121,25 +144,10 @@ Channel readChannel(const std::string& bytes, const std::string& expectedNonce) 
     std::string json = line.substr(prefix.size());
     if (json.rfind("{\"end\":true", 0) == 0) {
       channel.ended = true;
-    } else if (json.rfind("{\"check\":\"failed\",\"text\":\"", 0) == 0) {
-      if (!channel.checkFailure.empty()) continue;
-      // Undo the JSON escaping of the rendered text (emu/channel.h writes \" \\ and \u00XX).
-      std::string text;
-      size_t start = std::string("{\"check\":\"failed\",\"text\":\"").size();
-      for (size_t i = start; i < json.size() && json[i] != '"'; ++i) {
-        if (json[i] == '\\' && i + 1 < json.size()) {
-          char c = json[++i];
-          if (c == 'u' && i + 4 < json.size()) {
-            text += static_cast<char>(std::strtol(json.substr(i + 1, 4).c_str(), nullptr, 16));
-            i += 4;
-          } else {
-            text += c == 'n' ? '\n' : c == 't' ? '\t' : c == 'r' ? '\r' : c;
-          }
-        } else {
-          text += json[i];
-        }
-      }
-      channel.checkFailure = text;
+    } else if (json.rfind(kFailedRecord, 0) == 0) {
+      if (channel.checkFailure.empty()) channel.checkFailure = recordText(json, sizeof(kFailedRecord) - 1);
+    } else if (json.rfind(kWarningRecord, 0) == 0) {
+      channel.warnings.push_back(recordText(json, sizeof(kWarningRecord) - 1));
     } else {
       channel.launches.push_back(json);
     }
@@ -348,6 +356,7 @@ RunResult Service::run(const RunRequest& request) {
   }
   Channel channel = readChannel(ran.channel, spec.nonce);
   for (const std::string& launch : channel.launches) result.report += launch + "\n";
+  result.warnings = std::move(channel.warnings);
   const Limits& limits = request.limits;
   auto set = [&](RunStatus status, std::string message) {
     result.status = status;

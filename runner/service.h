@@ -76,11 +76,12 @@ struct RunResult {
   RunStatus status = RunStatus::CannotStart;
   int exitCode = -1;
   int termSignal = 0;
-  std::string message;        // one line: why it is not Passed (the emulator's check message when CheckFailed)
-  std::string out, err;       // capped as Limits::outputCapBytes says
-  uint64_t droppedBytes = 0;  // output beyond the cap
-  std::string report;         // the emulator's verified report, JSON lines, one per launch
-  std::string tracePath;      // when trace was asked and the run wrote one
+  std::string message;                // one line: why it is not Passed (the emulator's check message when CheckFailed)
+  std::string out, err;               // capped as Limits::outputCapBytes says
+  uint64_t droppedBytes = 0;          // output beyond the cap
+  std::string report;                 // the emulator's verified report, JSON lines, one per launch
+  std::vector<std::string> warnings;  // faults the emulator let through as warnings (emu/base.h raiseFault)
+  std::string tracePath;              // when trace was asked and the run wrote one
   double seconds = 0;
 };
 

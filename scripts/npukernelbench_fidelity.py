@@ -355,6 +355,18 @@ def classify(status, out, err):
     return 'failed', first
 
 
+def with_faults(verdict, err):
+    """A pass under `--faults warn` that the emulator reported faults for is `pass-faults`: the answer holds faults
+    the device runs through (a cross-pipe race, stale UB, a GM access in its tensor's 512-byte block), named at
+    their lines in the detail."""
+    faults = [l.strip() for l in err.splitlines() if ': warning: ' in l and not l.startswith('warning ')
+              and 'InferShape of' not in l and 'InferDataType of' not in l]
+    if verdict[0] != 'pass' or not faults:
+        return verdict
+    names = '; '.join(re.sub(r'^.*/answer/0/', '', f) for f in faults)
+    return 'pass-faults', names + (f' ({verdict[1]})' if verdict[1] else '')
+
+
 def is_tensor_list(value):
     return isinstance(value, (list, tuple)) and value and all(isinstance(t, torch.Tensor) for t in value)
 
@@ -418,8 +430,8 @@ def run_task(task, args):
         list_output = isinstance(golden, list) and has_dynamic_output(answer)
         outs = [golden] if list_output or not isinstance(golden, (list, tuple)) else list(golden)
         with tempfile.TemporaryDirectory(prefix='nkb-') as tmp:
-            cmd = [args.tilecraft, 'project', 'run', answer, '--timeout', str(args.timeout), '--out',
-                   os.path.join(tmp, 'got')]
+            cmd = [args.tilecraft, 'project', 'run', answer, '--timeout', str(args.timeout), '--faults',
+                   args.faults, '--out', os.path.join(tmp, 'got')]
             for d in args.include or common_includes(root):
                 cmd += ['--include', d]
             builtin = builtin_aclnn(validation)
@@ -461,7 +473,7 @@ def run_task(task, args):
                 verdict = classify(p.returncode, p.stdout, p.stderr)
                 if verdict[0] == 'mismatch':
                     verdict = benchmark_rule(verdict, p.stdout, prep, row, outs, default_thresholds(root))
-                results.append(verdict)
+                results.append(with_faults(verdict, p.stderr))
             except subprocess.TimeoutExpired:
                 results.append(('timeout', ''))
     return results
@@ -533,6 +545,9 @@ def main():
     parser.add_argument('--include', nargs='+', default=[], metavar='DIR',
                         help="header folders for `project run --include` (default: the checkout's cann-ops common "
                              "includes)")
+    parser.add_argument('--faults', choices=['error', 'warn'], default='warn',
+                        help="project run's --faults: with warn (the default), an answer that passes with faults "
+                             "the device runs through is pass-faults, with error it fails at the first")
     parser.add_argument('--only', default='', help='a regular expression on the task path')
     parser.add_argument('--json', default='', help='write the results here')
     parser.add_argument('--merge', nargs='+', default=[], metavar='JSON',

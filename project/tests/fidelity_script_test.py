@@ -169,5 +169,23 @@ class BenchmarkRule(unittest.TestCase):
                                                      (1e-3, 1e-3))[0], 'mismatch')
 
 
+
+class Faults(unittest.TestCase):
+    def test_a_pass_with_kernel_fault_warnings_is_pass_faults_naming_them(self):
+        err = ('/t/Isamax/answer/0/op_kernel/isamax_aiv.h:88: warning: cross-pipe hazard: ReduceMax ...\n'
+               '/t/Isamax/answer/0/op_kernel/isamax_aiv.h:80: note: SetValue on pipe S is here\n')
+        self.assertEqual(fidelity.with_faults(('pass', ''), err),
+                         ('pass-faults', 'op_kernel/isamax_aiv.h:88: warning: cross-pipe hazard: ReduceMax ...'))
+        verdict = fidelity.with_faults(('pass', "by NPUKernelBench's own precision rule"), err)
+        self.assertEqual(verdict[0], 'pass-faults')
+        self.assertTrue(verdict[1].endswith("(by NPUKernelBench's own precision rule)"))
+
+    def test_host_warnings_and_failures_keep_their_verdict(self):
+        host = "/t/op_host/x.cpp:9: warning: InferShape of X gives output 'y' the shape [1], the caller's is [2]\n"
+        self.assertEqual(fidelity.with_faults(('pass', ''), host), ('pass', ''))
+        kernel = '/t/op_kernel/x.cpp:3: warning: InitBuffer with a length of 0 bytes\n'
+        self.assertEqual(fidelity.with_faults(('mismatch', 'y: ...'), kernel), ('mismatch', 'y: ...'))
+
+
 if __name__ == '__main__':
     unittest.main()

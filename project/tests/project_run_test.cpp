@@ -191,6 +191,37 @@ TEST_F(ProjectRunTest, AnOutputKeepsTheCallersShapeWhereInferShapeGivesAnother) 
   EXPECT_NE(out_.str().find("y: f32[8, 8], matches"), std::string::npos) << out_.str();
 }
 
+TEST_F(ProjectRunTest, AnOutputKeepsTheOpDefsDtypeWhereInferDataTypeGivesAnother) {
+  // Isamax's answer declares its index output DT_INT32 and its InferDataType copies the input's float: the aclnn
+  // caller allocates the OpDef's int32, which the kernel writes. Here a copy of keyed_scale says int32.
+  fs::copy(dir_, tmp_ / "typed", fs::copy_options::recursive);
+  fs::path host = tmp_ / "typed" / "op_host" / "keyed_scale.cpp";
+  std::string text = support::readFile(host.string()).value_or("");
+  const std::string infer = "    this->SetInferShape(ge::InferShape);";
+  ASSERT_NE(text.find(infer), std::string::npos);
+  text.replace(text.find(infer), infer.size(),
+               infer +
+                   "\n    this->SetInferDataType([](gert::InferDataTypeContext* c) {\n"
+                   "      return c->SetOutputDataType(0, ge::DT_INT32);\n    });");
+  std::string error;
+  ASSERT_TRUE(support::writeFileAtomically(host, text, &error)) << error;
+  interp::HostTensor x = ramp(64, 1), y = ramp(64, 1.5);
+  EXPECT_EQ(run({(tmp_ / "typed").string(),
+                 {"x=" + writeNpy("x64.npy", x)},
+                 {"scale=1.5"},
+                 {"y=" + writeNpy("y64.npy", y)},
+                 "",
+                 "",
+                 120}),
+            0)
+      << err_.str();
+  EXPECT_EQ(err_.str(), (tmp_ / "typed").string() +
+                            "/op_host/keyed_scale.cpp:53: warning: InferDataType of KeyedScale gives output 'y' the "
+                            "dtype DT_INT32, the OpDef's is DT_FLOAT; the output keeps the OpDef's, as on the aclnn "
+                            "path (graph mode would take InferDataType's)\n");
+  EXPECT_NE(out_.str().find("y: f32[64], matches"), std::string::npos) << out_.str();
+}
+
 TEST_F(ProjectRunTest, AnOutputWhoseShapeDependsOnTheComputeTakesTheShapeTheKernelWrote) {
   // keep_positive's y is marked OutputShapeDependOnCompute: the kernel gets one more argument after the outputs
   // and writes y's shape there; project run trims y to it (InferShape gave x's length, the bound).
@@ -313,6 +344,21 @@ TEST_F(ProjectRunTest, AutoSyncInsertsTheFlagsTheKernelLeftOut) {
   EXPECT_NE(err_.str().find("error: cross-pipe hazard: Muls src on pipe V reads data that DataCopy on pipe MTE2"),
             std::string::npos)
       << err_.str();
+  // --faults warn: the hazard is a warning at its line, the run goes on in program order and its output matches.
+  options.faults = "warn";
+  EXPECT_EQ(run(options), 0) << err_.str();
+  EXPECT_NE(err_.str().find("op_kernel/unsynced_double.cpp:"), std::string::npos) << err_.str();
+  EXPECT_NE(err_.str().find(": warning: cross-pipe hazard: Muls src on pipe V reads data that DataCopy on pipe MTE2"),
+            std::string::npos)
+      << err_.str();
+  EXPECT_NE(out_.str().find("checks passed with 2 fault(s) the device runs through, reported as warnings (--faults "
+                            "warn)"),
+            std::string::npos)
+      << out_.str();
+  options.faults = "lax";
+  EXPECT_EQ(run(options), 2);
+  EXPECT_EQ(err_.str(), "error: --faults lax: not a fault mode; hint: error or warn\n");
+  options.faults = "error";
   options.sync = "auto";
   EXPECT_EQ(run(options), 0) << err_.str();
   options.sync = "fast";

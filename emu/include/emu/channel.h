@@ -3,6 +3,7 @@
 // TILECRAFT_EMU_REPORT_FD, a pipe the emulator writes its records to, each line starting with that nonce:
 //   NONCE {"kernel":...,"checks":"passed"}          one per ICPU_RUN_KF launch
 //   NONCE {"check":"failed","text":"F:L: error: ..."} a failed check, sent before any fail handler runs
+//   NONCE {"check":"warning","text":"F:L: warning: ..."} a fault let through as a warning (setFaultsAsWarnings)
 //   NONCE {"end":true,"launches":N}                  at a normal exit outside any launch, after no failed
 //   check
 // Both are read here, during static initialisation, before any code of the kernel's own runs: the nonce pipe
@@ -81,6 +82,10 @@ inline void channelCheckFailed(const std::string& rendered) {
   if (channel.fd < 0) return;
   channel.failed = true;
   channelSend("{\"check\":\"failed\",\"text\":\"" + jsonEscape(rendered) + "\"}");
+}
+
+inline void channelCheckWarning(const std::string& rendered) {
+  channelSend("{\"check\":\"warning\",\"text\":\"" + jsonEscape(rendered) + "\"}");
 }
 
 inline void channelAtExit() {

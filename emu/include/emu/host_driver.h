@@ -15,6 +15,7 @@
 #include "exe_graph/runtime/infer_datatype_context.h"
 #include "exe_graph/runtime/infer_shape_context.h"
 #include "exe_graph/runtime/tiling_context.h"
+#include "graph/utils/type_utils.h"
 #include "register/op_def_registry.h"
 #include "register/tilingdata_base.h"
 #include "tiling/platform/platform_ascendc.h"
@@ -284,6 +285,20 @@ inline int runCase(const std::string& casePath, std::ostream& out) {
     ::gert::InferDataTypeContext context(&call);
     if (inferType(&context) != ::ge::GRAPH_SUCCESS) {
       hostFail(op.tcemuInferDataTypeLoc(), "InferDataType of " + call.opType + " failed (it returned GRAPH_FAILED)");
+    }
+    // As with the shapes: an aclnn caller allocates each output in the dtype of the OpDef's column (aclnn refuses
+    // others), and InferDataType runs in graph mode only.
+    SrcLoc loc = op.GetInferDataType() ? op.tcemuInferDataTypeLoc() : impl ? impl->loc : SrcLoc{};
+    for (size_t i = 0; i < outputTypes.size(); ++i) {
+      ::ge::DataType inferred = call.outputDescs[i].GetDataType();
+      if (static_cast<int>(outputTypes[i]) < 0 || outputTypes[i] == ::ge::DT_UNDEFINED || inferred == outputTypes[i])
+        continue;  // an OpDef output with no dtypes
+      out << "warning " << loc.file << ':' << loc.line << ": warning: InferDataType of " << call.opType
+          << " gives output '" << op.tcemuOutputs()[outputIr[i]].tcemuName() << "' the dtype "
+          << ::ge::TypeUtils::DataTypeToSerialString(inferred) << ", the OpDef's is "
+          << ::ge::TypeUtils::DataTypeToSerialString(outputTypes[i])
+          << "; the output keeps the OpDef's, as on the aclnn path (graph mode would take InferDataType's)\n";
+      call.outputDescs[i].SetDataType(outputTypes[i]);
     }
   }
   auto tiling = op.AICore().GetTiling() ? op.AICore().GetTiling() : impl ? impl->tiling : nullptr;
