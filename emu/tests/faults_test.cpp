@@ -10,6 +10,10 @@ namespace {
 
 class FaultsTest : public tcemu::testing::EmuTest {
  protected:
+  void SetUp() override {
+    EmuTest::SetUp();
+    pipe_.InitBuffer(pipeBuffer_, 512);  // two 64-float halves, a and b
+  }
   void TearDown() override {
     tcemu::setFaultsAsWarnings(false);
     EmuTest::TearDown();
@@ -24,6 +28,8 @@ class FaultsTest : public tcemu::testing::EmuTest {
     tcemu::setFaultsAsWarnings(false);
     return text;
   }
+  TPipe pipe_;
+  TBuf<TPosition::VECCALC> pipeBuffer_;
   static int count(const std::string& text, const std::string& what) {
     int n = 0;
     for (size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
@@ -38,11 +44,8 @@ void scalarThenVector(LocalTensor<float> a, LocalTensor<float> b) {
 }
 
 TEST_F(FaultsTest, AHazardRunsInProgramOrderWithOneWarningPerCallSite) {
-  TPipe pipe;
-  TBuf<TPosition::VECCALC> buf;
-  pipe.InitBuffer(buf, 512);
-  LocalTensor<float> a = buf.Get<float>(64);
-  LocalTensor<float> b = buf.GetWithOffset<float>(64, 256);
+  LocalTensor<float> a = pipeBuffer_.Get<float>(64);
+  LocalTensor<float> b = pipeBuffer_.GetWithOffset<float>(64, 256);
   EXPECT_EQ(checkMessage([&] { scalarThenVector(a, b); }).rfind("cross-pipe hazard: Adds src on pipe V", 0), 0u);
   std::string text = warnings([&] {
     for (int round = 0; round < 3; ++round) scalarThenVector(a, b);
@@ -61,11 +64,8 @@ TEST_F(FaultsTest, AHazardRunsInProgramOrderWithOneWarningPerCallSite) {
 }
 
 TEST_F(FaultsTest, AReadOfUnwrittenUbReadsWhatTheBufferHolds) {
-  TPipe pipe;
-  TBuf<TPosition::VECCALC> buf;
-  pipe.InitBuffer(buf, 512);
-  LocalTensor<float> a = buf.Get<float>(64);
-  LocalTensor<float> b = buf.GetWithOffset<float>(64, 256);
+  LocalTensor<float> a = pipeBuffer_.Get<float>(64);
+  LocalTensor<float> b = pipeBuffer_.GetWithOffset<float>(64, 256);
   Duplicate(a, 2.0f, 32);  // the upper half of a stays unwritten
   std::string msg = checkMessage([&] { Muls(b, a, 0.0f, 64); });
   EXPECT_EQ(msg.rfind("Muls src reads UB bytes [0, 256) that nothing wrote: byte 128 (128 into the operand)", 0), 0u)
