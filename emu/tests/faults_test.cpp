@@ -113,4 +113,43 @@ TEST_F(FaultsTest, AnInitBufferOfNoBytesWarns) {
   EXPECT_EQ(next.Get<float>().GetSize(), 16u);
 }
 
+TEST_F(FaultsTest, AnAccessPastItsBufferLandsInTheNextAndPastUbStaysAnError) {
+  const std::string past = "Adds src accesses UB bytes [0, 512), outside its buffer [0, 256) (256 bytes past the end)";
+  TPipe other;
+  TBuf<TPosition::VECCALC> small, rest;
+  other.InitBuffer(small, 256);  // a's bytes again, now a buffer of their own
+  other.InitBuffer(rest, 256);   // b's
+  LocalTensor<float> head = small.Get<float>();
+  LocalTensor<float> dst = rest.Get<float>();
+  Duplicate(head, 1.0f, 64);
+  std::string msg = checkMessage([&] { Adds(dst, head, 1.0f, 128); });
+  EXPECT_EQ(msg.rfind(past, 0), 0u) << msg;
+  std::string text = warnings([&] { Adds(dst, head, 1.0f, 128); });
+  EXPECT_NE(text.find(": warning: " + past), std::string::npos) << text;
+  EXPECT_EQ(count(text, ": warning: "), 1) << text;  // dst runs past its buffer too: one warning per call site
+  SetFlag<HardEvent::V_S>(0);
+  WaitFlag<HardEvent::V_S>(0);
+  for (int i = 0; i < 64; ++i) ASSERT_EQ(dst.GetValue(i), 2.0f) << i;  // 1 + 1, from the buffer's own half
+  tcemu::setFaultsAsWarnings(true);
+  // Past the end of UB the device has no memory to land in: an error still.
+  uint32_t ubFloats = static_cast<uint32_t>(tcemu::memSize(tcemu::Mem::UB) / sizeof(float));
+  msg = checkMessage([&] { Duplicate(head, 0.0f, ubFloats + 64); });
+  EXPECT_NE(msg.find("Duplicate dst accesses UB bytes [0, "), std::string::npos) << msg;
+}
+
+TEST_F(FaultsTest, AGetOfMoreThanTheBufferHoldsWarns) {
+  TPipe pipe;
+  TBuf<TPosition::VECCALC> small, next;
+  pipe.InitBuffer(small, 64);
+  pipe.InitBuffer(next, 64);
+  EXPECT_EQ(checkMessage([&] { small.Get<float>(32); }),
+            "TBuf::Get(32) of float asks for 128 bytes; the buffer has 64 bytes");
+  LocalTensor<float> t;
+  std::string text = warnings([&] { t = small.Get<float>(32); });
+  EXPECT_NE(text.find(": warning: TBuf::Get(32) of float asks for 128 bytes; the buffer has 64 bytes"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(t.GetSize(), 32u);
+}
+
 }  // namespace

@@ -3,12 +3,14 @@
 // exact text and status of each error.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <sstream>
 
 #include <fmt/format.h>
 
 #include "interp/npy.h"
+#include "project/driver_source.h"
 #include "project/operator_info.h"
 #include "project/project_run.h"
 #include "runner/tests/service_fixture.h"
@@ -121,6 +123,27 @@ class ProjectRunTest : public runner::testing::ServiceTest {
     return runProject(options, *service_, out_, err_);
   }
 
+  // A copy of keyed_scale in tmp_/name whose `file` has `find` replaced by `replacement` (which may hold `find`
+  // again) and `more` appended; empty on a failure, which it reports.
+  fs::path editedCopy(const std::string& name, const std::string& file, const std::string& find,
+                      const std::string& replacement, const std::string& more = "") {
+    fs::copy(dir_, tmp_ / name, fs::copy_options::recursive);
+    fs::path path = tmp_ / name / file;
+    std::string text = support::readFile(path.string()).value_or("");
+    size_t at = text.find(find);
+    if (at == std::string::npos) {
+      ADD_FAILURE() << file << " has no " << find;
+      return {};
+    }
+    text.replace(at, find.size(), replacement);
+    std::string error;
+    if (!support::writeFileAtomically(path, text + more, &error)) {
+      ADD_FAILURE() << error;
+      return {};
+    }
+    return tmp_ / name;
+  }
+
   std::ostringstream out_, err_;
   const std::string dir_ = std::string(TILECRAFT_SOURCE_DIR) + "/project/tests/data/keyed_scale";
 };
@@ -194,17 +217,11 @@ TEST_F(ProjectRunTest, AnOutputKeepsTheCallersShapeWhereInferShapeGivesAnother) 
 TEST_F(ProjectRunTest, AnOutputKeepsTheOpDefsDtypeWhereInferDataTypeGivesAnother) {
   // Isamax's answer declares its index output DT_INT32 and its InferDataType copies the input's float: the aclnn
   // caller allocates the OpDef's int32, which the kernel writes. Here a copy of keyed_scale says int32.
-  fs::copy(dir_, tmp_ / "typed", fs::copy_options::recursive);
-  fs::path host = tmp_ / "typed" / "op_host" / "keyed_scale.cpp";
-  std::string text = support::readFile(host.string()).value_or("");
   const std::string infer = "    this->SetInferShape(ge::InferShape);";
-  ASSERT_NE(text.find(infer), std::string::npos);
-  text.replace(text.find(infer), infer.size(),
-               infer +
-                   "\n    this->SetInferDataType([](gert::InferDataTypeContext* c) {\n"
-                   "      return c->SetOutputDataType(0, ge::DT_INT32);\n    });");
-  std::string error;
-  ASSERT_TRUE(support::writeFileAtomically(host, text, &error)) << error;
+  ASSERT_FALSE(editedCopy("typed", "op_host/keyed_scale.cpp", infer,
+                          infer + "\n    this->SetInferDataType([](gert::InferDataTypeContext* c) {\n"
+                                  "      return c->SetOutputDataType(0, ge::DT_INT32);\n    });")
+                   .empty());
   interp::HostTensor x = ramp(64, 1), y = ramp(64, 1.5);
   EXPECT_EQ(run({(tmp_ / "typed").string(),
                  {"x=" + writeNpy("x64.npy", x)},
@@ -220,6 +237,49 @@ TEST_F(ProjectRunTest, AnOutputKeepsTheOpDefsDtypeWhereInferDataTypeGivesAnother
                             "dtype DT_INT32, the OpDef's is DT_FLOAT; the output keeps the OpDef's, as on the aclnn "
                             "path (graph mode would take InferDataType's)\n");
   EXPECT_NE(out_.str().find("y: f32[64], matches"), std::string::npos) << out_.str();
+}
+
+TEST(DriverSource, ALaunchConfigIsBlankedInPlace) {
+  EXPECT_EQ(withoutLaunchConfigs("k<<<dim, l2, s>>>(x, y);\nint a = b >> 2;"),
+            "k" + std::string(16, ' ') + "(x, y);\nint a = b >> 2;");
+  EXPECT_EQ(withoutLaunchConfigs("k<<<dim,\n  s>>>(x);"), "k       \n      (x);");  // lines stay
+  EXPECT_EQ(withoutLaunchConfigs("a << 1; b<<<c"), "a << 1; b<<<c");                // no closing >>>: as written
+}
+
+TEST_F(ProjectRunTest, TheKernelIsBuiltAsForTheDeviceWithItsLaunchStub) {
+  // CANN's CPU-debug build defines __CCE_KT_TEST__ and the device build does not: GroupNormSwish's answer copies
+  // its input only under #ifndef __CCE_KT_TEST__, and AddLayerNormGrad's keeps a <<<>>> launch stub there. A copy
+  // of keyed_scale that stages x the same way, with a stub, then a line g++ refuses.
+  const std::string stage = "  for (uint32_t i = 0; i < count; ++i) wsGm.SetValue(i, xGm.GetValue(i));\n";
+  const std::string stub =
+      "#ifndef __CCE_KT_TEST__\n"
+      "void keyed_scale_do(uint32_t blockDim, void* stream, uint8_t* x, uint8_t* y, uint8_t* ws, uint8_t* tiling) {\n"
+      "  keyed_scale<<<blockDim, nullptr,\n      stream>>>(x, y, ws, tiling);\n"
+      "}\n"
+      "#endif\n";
+  ASSERT_FALSE(
+      editedCopy("device", "op_kernel/keyed_scale.cpp", stage, "#ifndef __CCE_KT_TEST__\n" + stage + "#endif\n", stub)
+          .empty());
+  fs::path kernel = tmp_ / "device" / "op_kernel" / "keyed_scale.cpp";
+  std::string text = support::readFile(kernel.string()).value_or("");
+  std::string error;
+  interp::HostTensor x = ramp(1003, 1), y = ramp(1003, 1.5);
+  ProjectOptions options{(tmp_ / "device").string(),
+                         {"x=" + writeNpy("x.npy", x)},
+                         {"scale=1.5"},
+                         {"y=" + writeNpy("y.npy", y)},
+                         "",
+                         "",
+                         120};
+  EXPECT_EQ(run(options), 0) << err_.str() << out_.str();
+  EXPECT_NE(out_.str().find("PASS "), std::string::npos) << out_.str();
+  int lines = static_cast<int>(std::count(text.begin(), text.end(), '\n'));
+  ASSERT_TRUE(support::writeFileAtomically(kernel, text + "int tc_after_the_stub = not_declared_here;\n", &error));
+  EXPECT_EQ(run(options), 1);
+  // The copy g++ compiled is named by the file as written, at the stub-free line and column of the mistake.
+  EXPECT_NE(err_.str().find(fmt::format("{}:{}:25: error: ", kernel.string(), lines + 1)), std::string::npos)
+      << err_.str();
+  EXPECT_NE(err_.str().find("not_declared_here"), std::string::npos) << err_.str();
 }
 
 TEST_F(ProjectRunTest, AnOutputWhoseShapeDependsOnTheComputeTakesTheShapeTheKernelWrote) {

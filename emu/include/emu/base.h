@@ -42,7 +42,11 @@
 #define __out_pipe__(...)
 #define GM_ADDR __gm__ uint8_t*
 
-#ifndef __CCE_KT_TEST__
+// CANN's CPU-debug build (tikicpulib) defines __CCE_KT_TEST__, and a kernel file built here as a CPU-debug program
+// gets it too. `project run` builds a project's kernel as bisheng builds it for the device
+// (TILECRAFT_DEVICE_BUILD), without it: answers skip device-only code under `#ifndef __CCE_KT_TEST__`
+// (GroupNormSwish's DataCopyPad, the SyncAll of CrossEntropyLossGrad) in the CPU-debug build only.
+#if !defined(__CCE_KT_TEST__) && !defined(TILECRAFT_DEVICE_BUILD)
 #define __CCE_KT_TEST__ 1
 #endif
 #ifndef __CCE_AICORE__

@@ -288,11 +288,17 @@ class Core {
     checkAlive(t, what, loc);
     uint64_t start = static_cast<uint64_t>(t.offset) + off;
     if (start + len > t.bufEnd || start < t.bufStart) {
-      fail(loc,
-           "%s accesses %s bytes [%llu, %llu), outside its buffer [%u, %u) (%llu bytes past the end); "
-           "hint: check the count or offset against the tensor's GetSize()",
-           what, memName(t.mem), static_cast<unsigned long long>(start), static_cast<unsigned long long>(start + len),
-           t.bufStart, t.bufEnd, static_cast<unsigned long long>(start + len > t.bufEnd ? start + len - t.bufEnd : 0));
+      // Local memory has no per-buffer bounds on the device: an access that stays inside the memory lands in the
+      // buffers next to its own, a fault the device runs through. Past the memory's end it does not.
+      CheckError e{loc,
+                   format("%s accesses %s bytes [%llu, %llu), outside its buffer [%u, %u) (%llu bytes past the end); "
+                          "hint: check the count or offset against the tensor's GetSize()",
+                          what, memName(t.mem), static_cast<unsigned long long>(start),
+                          static_cast<unsigned long long>(start + len), t.bufStart, t.bufEnd,
+                          static_cast<unsigned long long>(start + len > t.bufEnd ? start + len - t.bufEnd : 0)),
+                   {}};
+      if (start + len > memSize(t.mem)) raise(std::move(e));
+      raiseFault(std::move(e));
     }
     return static_cast<uint32_t>(start);
   }

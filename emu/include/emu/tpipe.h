@@ -361,9 +361,11 @@ class TBuf {
     // Any length within the buffer, as the device takes it: CANN's whole-block check is ASCENDC_DEBUG-only, and a
     // length of 0 (which its CPU-debug build asserts against) is an empty tensor (CrossEntropyLoss's answer takes
     // one and never uses it). The calls on the tensor check their own bounds and alignment.
+    // More than the buffer holds is a fault the device runs through: its Get does not check, and the calls on the
+    // tensor then reach into the buffers after it (each reported where it does).
     if (bytes > b.len) {
-      tcemu::fail(loc, "TBuf::Get(%u) of %s asks for %llu bytes; the buffer has %u bytes", len, tcemu::dtypeName<T>(),
-                  static_cast<unsigned long long>(bytes), b.len);
+      tcemu::fault(loc, "TBuf::Get(%u) of %s asks for %llu bytes; the buffer has %u bytes", len, tcemu::dtypeName<T>(),
+                   static_cast<unsigned long long>(bytes), b.len);
     }
     return make<T>(b, b.start, len);
   }
