@@ -4,10 +4,12 @@
 // call over rows * pitch elements, whose sources' padding that pass proved written.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <functional>
 
 #include "codegen/emit_context.h"
 #include "codegen/emit_cube.h"
+#include "ir/row_form.h"
 
 namespace tilecraft::codegen::detail {
 
@@ -589,6 +591,44 @@ CmpSpelling cmpSpelling(Op op) {
   }
 }
 
+// The padded form (legalize): each row's count rounded up to whole repeats. The lanes of the last repeat past the
+// row's elements are set to 0 first, by one Duplicate whose mask holds just those lanes (the vector pipe's own write:
+// nothing is read unwritten and no flag is needed); the bits they give lie past the row, where no reader looks.
+template <typename Call>
+void paddedCompare(EmitContext& c, CodePrinter& p, const ir::Node& n, const std::string& vec, Call call) {
+  const ir::Buffer& x = c.k.buffer(n.srcs[0]);
+  bool multi = !c.oneRow(n.srcs[0]);
+  int64_t lanes = ir::repeatLanes(x.dtype);
+  std::string len = c.inner(n.srcs[0]), name = c.bufferName(n.dst);
+  std::string used = name + "Used", mask = name + "Lanes";
+  std::string zero = fmt::format("static_cast<{}>(0)", EmitContext::cppType(x.dtype));
+  p.line(fmt::format("const int64_t {} = TcAlignUp({}, {});", vec, len, lanes));
+  p.open(fmt::format("if ({} > {})", vec, len));
+  p.line(fmt::format("const int64_t {} = {} % {};", used, len, lanes));
+  if (lanes == 64) {
+    p.line(fmt::format("uint64_t {}[2] = {{~0ULL << {}, 0}};", mask, used));
+  } else {
+    p.line(fmt::format("uint64_t {}[2] = {{{} < 64 ? ~0ULL << {} : 0, {} < 64 ? ~0ULL : ~0ULL << ({} - 64)}};", mask,
+                       used, used, used, used));
+  }
+  if (multi) p.open(fmt::format("for (int64_t i = 0; i < {}; ++i)", c.rows(n.srcs[0])));
+  std::vector<BufferId> filled;
+  for (BufferId s : n.srcs) {
+    if (std::find(filled.begin(), filled.end(), s) != filled.end()) continue;
+    filled.push_back(s);
+    std::string last = fmt::format("{} - {}", len, used);
+    std::string at = multi ? fmt::format("i * {} + {}", c.pitch(s), last) : last;
+    p.line(fmt::format("Duplicate({}[{}], {}, {}, 1, 1, 8);", c.tensor(s), at, zero, mask));
+  }
+  if (multi) p.close();
+  p.close();
+  if (multi) p.open(fmt::format("for (int64_t i = 0; i < {}; ++i)", c.rows(n.srcs[0])));
+  p.open(fmt::format("if ({} > 0)", vec));
+  p.line(call(vec));
+  p.close();
+  if (multi) p.close();
+}
+
 // Compare writes one bit per element and works on whole 256-byte repeats, so per row the vector unit takes the
 // first len / 256 * 256 elements (whole 32-byte blocks of bits: aligned, and never a read past written data) and
 // the scalar unit the rest, composing each mask byte from up to eight comparisons. Mask rows sit at a 32-byte
@@ -609,6 +649,19 @@ void compare(EmitContext& c, CodePrinter& p, const ir::Node& n) {
   };
   p.line("{");  // a block of its own: a mask written twice in one stage declares its count again
   p.indent();
+  if (n.form == ir::VecForm::Padded) {
+    paddedCompare(c, p, n, vec, [&](const std::string& count) {
+      if (withScalar) {
+        return fmt::format("CompareScalar({}, {}, {}, CMPMODE::{}, static_cast<uint32_t>({}));", row(dst), row(a), rhs,
+                           cmp.mode, count);
+      }
+      return fmt::format("Compare({}, {}, {}, CMPMODE::{}, static_cast<uint32_t>({}));", row(dst), row(a),
+                         row(n.srcs[1]), cmp.mode, count);
+    });
+    p.dedent();
+    p.line("}");
+    return;
+  }
   if (vector) {
     p.line(fmt::format("const int64_t {} = {} / 256 * 256;", vec, len));
     p.open(fmt::format("if ({} > 0)", vec));
@@ -651,6 +704,13 @@ void select(EmitContext& c, CodePrinter& p, const ir::Node& n) {
   auto row = [&](BufferId x) { return multi ? fmt::format("{}[i * {}]", c.tensor(x), c.pitch(x)) : c.tensor(x); };
   auto at = [&](BufferId x, const std::string& j) { return multi ? fmt::format("i * {} + {}", c.pitch(x), j) : j; };
   std::string len = c.inner(dst), vec = c.bufferName(dst) + "Vec";
+  if (n.form == ir::VecForm::Padded) {  // every mask bit a count-mode Select reads was written (legalize)
+    if (multi) p.open(fmt::format("for (int64_t i = 0; i < {}; ++i)", c.rows(dst)));
+    p.line(fmt::format("Select({}, {}, {}, {}, SELMODE::VSEL_TENSOR_TENSOR_MODE, static_cast<uint32_t>({}));", row(dst),
+                       row(mask), row(a), row(b), len));
+    if (multi) p.close();
+    return;
+  }
   p.line("{");  // a block of its own: a value selected into twice in one stage declares its count again
   p.indent();
   p.line(fmt::format("const int64_t {} = {} / 256 * 256;", vec, len));

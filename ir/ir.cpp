@@ -100,6 +100,7 @@ const char* vecFormName(VecForm form) {
     case VecForm::Rows: return "rows";
     case VecForm::Flat: return "flat";
     case VecForm::Repeat: return "repeat";
+    case VecForm::Padded: return "padded";
   }
   return "?";
 }

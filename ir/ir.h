@@ -211,6 +211,8 @@ enum class VecForm : unsigned char {
            // source's padding was written (by a padding load or another flat op), so the padding is computed on too
   Repeat,  // a last-axis reduction of rows no longer than one 256-byte repeat: one WholeReduce per 255 rows, a row
            // per repeat (mask: the row's elements, repeat stride: the row pitch), each result at its row of dst
+  Padded,  // a Compare over each row's elements rounded up to whole 256-byte repeats (the lanes past the row's
+           // blocks filled first), or a Select whose mask only such Compares write: no scalar tail
 };
 const char* vecFormName(VecForm form);
 

@@ -28,6 +28,27 @@ bool elementwiseKind(const Kernel& k, const Node& n) {
   }
 }
 
+bool oneRowShape(const Buffer& b) {
+  for (size_t i = 0; i + 1 < b.shape.size(); ++i) {
+    if (!isUnit(b.shape[i])) return false;
+  }
+  return true;
+}
+
+// Elements a row of the buffer has room for: its bound padded to 32-byte blocks. A single row may hold any count
+// up to its bound; several rows sit a pitch apart, so their count must be the same on every instantiation (a
+// constant or a tile size): 0 when rows of a dim() extent follow each other at a pitch known only at run time.
+int64_t rowRoom(const Buffer& b) {
+  const Extent& inner = b.shape.back();
+  if (!inner.bounded() || inner.value < 1) return 0;
+  if (inner.kind == Extent::Kind::Dim && !oneRowShape(b)) return 0;
+  return alignUp(inner.value, blockElements(b.dtype));
+}
+
+bool compareLanes(DType dtype, Op op) {
+  return dtype == DType::F16 || dtype == DType::F32 || (dtype == DType::I32 && op == Op::Eq);
+}
+
 }  // namespace
 
 int64_t blockElements(DType dtype) { return 256 / std::max(8, dsl::dtypeBits(dtype)); }
@@ -85,6 +106,37 @@ bool writesRowPadding(const Kernel& k, const Node& n) {
     return false;
   }
   return false;
+}
+
+bool paddedCompare(const Kernel& k, const Node& n) {
+  if (n.kind != NodeKind::Compare || n.dst == kNone || n.srcs.empty()) return false;
+  const Buffer& mask = k.buffer(n.dst);
+  if (mask.mem != Mem::UB || mask.shape.empty()) return false;
+  DType type = k.buffer(n.srcs[0]).dtype;
+  if (!compareLanes(type, n.op)) return false;
+  int64_t lanes = repeatLanes(type);
+  for (BufferId s : n.srcs) {
+    const Buffer& b = k.buffer(s);
+    if (b.mem != Mem::UB || b.dtype != type || b.shape != mask.shape) return false;
+    int64_t room = rowRoom(b);
+    if (room == 0 || alignUp(b.shape.back().value, lanes) > room) return false;
+  }
+  // The mask's rows are ceil(n / 8) bytes padded to 32 (the emitter's pitch): room for the bits of whole repeats.
+  const Extent& inner = mask.shape.back();
+  if (inner.kind == Extent::Kind::Dim && !oneRowShape(mask)) return false;
+  return alignUp(inner.value, lanes) / 8 <= alignUp((inner.value + 7) / 8, 32);
+}
+
+bool wholeMaskSelect(const Kernel& k, const Node& n, const std::vector<NodeId>& maskWriters) {
+  if (n.kind != NodeKind::Select || n.dst == kNone || n.srcs.size() != 3 || maskWriters.empty()) return false;
+  int64_t lanes = repeatLanes(k.buffer(n.dst).dtype);
+  for (NodeId w : maskWriters) {
+    const Node& c = k.node(w);
+    if (c.kind != NodeKind::Compare || c.form != VecForm::Padded) return false;
+    if (repeatLanes(k.buffer(c.srcs[0]).dtype) % lanes != 0) return false;
+    if (k.buffer(c.dst).shape != k.buffer(n.dst).shape) return false;
+  }
+  return true;
 }
 
 }  // namespace tilecraft::ir

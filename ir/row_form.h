@@ -30,4 +30,14 @@ bool rowsUnpadded(const Buffer& b);
 /// blocks, no padding).
 bool writesRowPadding(const Kernel& k, const Node& n);
 
+/// The op is a Compare the vector unit can run over whole 256-byte repeats (VecForm::Padded), as the A2 Compare
+/// requires: f16/f32 operands (int32 for ==) in UB of the mask's shape, each row with room for its elements rounded
+/// up to a repeat (one row: the buffer at its bound; several: a constant row pitch), and a mask with room for those
+/// bits. The lanes past a row's last block are filled before the Compare reads them, so it reads nothing unwritten.
+bool paddedCompare(const Kernel& k, const Node& n);
+
+/// The op is a Select whose mask bits cover whole repeats of the Select's own type: every writer of the mask is a
+/// padded Compare whose repeats hold a whole number of the Select's, so a count-mode Select reads only written bits.
+bool wholeMaskSelect(const Kernel& k, const Node& n, const std::vector<NodeId>& maskWriters);
+
 }  // namespace tilecraft::ir

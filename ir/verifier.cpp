@@ -332,6 +332,14 @@ class Verifier {
              "is a repeated WholeReduce, but it is not a last-axis f32 sum or f16/f32 max/min of several rows "
              "that fit one repeat");
       }
+      if (n.form == VecForm::Padded) {
+        if (n.kind == NodeKind::Compare && !paddedCompare(k_, n)) {
+          fail(id, "is a padded Compare, but its rows have no room for whole repeats (or it has no vector form)");
+        } else if (n.kind != NodeKind::Compare &&
+                   (n.srcs.empty() || n.srcs[0] >= writers.size() || !wholeMaskSelect(k_, n, writers[n.srcs[0]]))) {
+          fail(id, "is a padded Select, but its mask has a writer that is not a padded Compare of repeats as wide");
+        }
+      }
       if (n.form != VecForm::Flat) continue;
       if (!flatLayout(k_, n)) {
         fail(id, "is flat, but its operands do not share one multi-row layout (shape, row pitch, inner extent)");

@@ -1,6 +1,7 @@
 // legalize: instruction selection as an IR decision. Each vector op on a multi-row tile gets its form (ir::VecForm):
 // one count-mode instruction over the tile's contiguous rows, padding included, where that is safe; one repeated
-// WholeReduce for last-axis reductions of short rows; else one per row. The emitter prints the form it is given.
+// WholeReduce for last-axis reductions of short rows; a Compare over whole repeats (and the Selects it feeds) where
+// its rows have room for them; else one per row. The emitter prints the form it is given.
 #include <vector>
 
 #include "ir/row_form.h"
@@ -43,6 +44,19 @@ void legalize(ir::Kernel& kernel, PassContext&) {
           changed = true;
         }
       }
+    }
+  }
+  // The A2 Compare works on whole 256-byte repeats, so a row that ends inside one leaves a tail the scalar unit
+  // would finish element by element (about 40 ns each); where the rows have room, the last repeat is computed
+  // whole instead. A Select then needs no tail of its own when every mask it reads was written that way.
+  for (ir::NodeId id : tree.order) {
+    ir::Node& n = kernel.node(id);
+    if (ir::paddedCompare(kernel, n)) n.form = ir::VecForm::Padded;
+  }
+  for (ir::NodeId id : tree.order) {
+    ir::Node& n = kernel.node(id);
+    if (n.kind == ir::NodeKind::Select && ir::wholeMaskSelect(kernel, n, writers[n.srcs[0]])) {
+      n.form = ir::VecForm::Padded;
     }
   }
 }

@@ -258,6 +258,10 @@ INSTANTIATE_TEST_SUITE_P(
         // Slices running past the tensor's end: 1000 and 37 leave short last chunks, 1024 and 32 none.
         Case{"tests/data/slice_past_end",
              {{{{"N", 1024}, {"M", 8}, {"K", 32}}, {}}, {{{"N", 1000}, {"M", 10}, {"K", 37}}, {}}}},
+        // where() tails (legalize's padded form): 98304 gives every core two whole 1024-element tiles, 5003 a
+        // short last tile (104 or 105 elements); rows of a dim, of 128 f32, and 1000-element tiles.
+        Case{"tests/data/where_tails", {{{{"M", 98304}}, {}}, {{{"M", 5003}}, {}}}, {{"j", {0, 5}}}},
+        Case{"tests/data/where_rows", {{{{"M", 777}, {"N", 64}}, {}}, {{{"M", 100}, {"N", 33}}, {}}}},
         Case{"tests/data/device_pow", {{{{"N", 12288}}, {}}, {{{"N", 1001}}, {{"alpha", 1.7}}}}},
         Case{"tests/data/stored_and_computed", {{{{"N", 49152}}, {}}, {{{"N", 1001}}, {}}}},
         // Once UB overflows at InitBuffer (the layout shared queue space); an (r, 1) tile stored into a 1-D view

@@ -71,6 +71,33 @@ TEST(Emitter, EveryStatementFromTheDslCarriesItsLine) {
       std::string::npos);
 }
 
+// legalize's padded form: the Compare runs over whole repeats after one masked Duplicate clears the lanes past the
+// tile, and the Select is one count-mode call: no scalar tail, no V_S/S_V round trip.
+TEST(Emitter, APaddedCompareFillsItsLastRepeatAndItsSelectHasNoScalarTail) {
+  Compiled c = compile(std::string(TILECRAFT_SOURCE_DIR) + "/codegen/tests/data/where_tails.tile");
+  ASSERT_EQ(c.status, 0) << c.err;
+  const char* compare =
+      "      const int64_t paVec = TcAlignUp(tLen_, 64);\n"
+      "      if (paVec > tLen_) {\n"
+      "        const int64_t paUsed = tLen_ % 64;\n"
+      "        uint64_t paLanes[2] = {~0ULL << paUsed, 0};\n"
+      "        Duplicate(aLocal[tLen_ - paUsed], static_cast<float>(0), paLanes, 1, 1, 8);\n"
+      "      }\n"
+      "      if (paVec > 0) {\n"
+      "        CompareScalar(paLocal, aLocal, 0.5f, CMPMODE::GT, static_cast<uint32_t>(paVec));\n";
+  EXPECT_NE(c.out.find(compare), std::string::npos) << c.out;
+  EXPECT_NE(c.out.find("    Select(yaLocal, paLocal, aLocal, tmp0Local, SELMODE::VSEL_TENSOR_TENSOR_MODE, "
+                       "static_cast<uint32_t>(tLen_));\n"),
+            std::string::npos);
+  // f16: 128 lanes a repeat, two mask words.
+  EXPECT_NE(c.out.find("uint64_t pgLanes[2] = {pgUsed < 64 ? ~0ULL << pgUsed : 0, pgUsed < 64 ? ~0ULL : ~0ULL << "
+                       "(pgUsed - 64)};"),
+            std::string::npos);
+  // mg reads an f32 Compare's mask with an f16 Select: only it keeps a scalar tail.
+  EXPECT_EQ(c.out.find("for (int64_t j = mgVec; j < tLen_; ++j) {"), c.out.rfind("for (int64_t j = "));
+  EXPECT_NE(c.out.find("for (int64_t j = mgVec; j < tLen_; ++j) {"), std::string::npos);
+}
+
 TEST(Emitter, UnsupportedCopyIsAnErrorAtTheDslConstruct) {
   Compiled c = compile(std::string(TILECRAFT_SOURCE_DIR) + "/codegen/tests/data/strided_column.tile");
   EXPECT_EQ(c.status, 1);

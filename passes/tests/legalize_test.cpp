@@ -1,6 +1,6 @@
 // The legalize pass (legalize.cpp): which vector ops on multi-row tiles become one instruction over the tile's
-// contiguous rows (printed "flat"), which reductions of short rows one repeated WholeReduce ("repeat"), and the
-// verifier's checks of those decisions.
+// contiguous rows (printed "flat"), which reductions of short rows one repeated WholeReduce ("repeat"), which
+// Compares and Selects run over whole repeats ("padded"), and the verifier's checks of those decisions.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -192,6 +192,100 @@ TEST(Legalize, VerifierRefusesARepeatedReduceOfRowsLongerThanARepeat) {
   EXPECT_THAT(errors[0], HasSubstr("Reduce sum #"));
   EXPECT_THAT(errors[0], HasSubstr("is a repeated WholeReduce, but it is not a last-axis f32 sum or f16/f32 max/min "
                                    "of several rows that fit one repeat"));
+}
+
+// where() on tiles that end inside a 256-byte repeat (the A2 Compare works on whole ones).
+constexpr const char* kWhere = R"(M = dim()
+N = dim(max=64)
+
+@kernel
+def k(x: Tensor[f32, (M,)], h: Tensor[f16, (M,)], j: Tensor[i32, (M,)], q: Tensor[f32, (M, N)],
+      w: Tensor[f32, (M, 128)], y: Tensor[f32, (M,)], z: Tensor[f16, (M,)], m: Tensor[f16, (M,)],
+      e: Tensor[f32, (M,)], u: Tensor[f32, (M, N)], v: Tensor[f32, (M, 128)], s: Tensor[f32, (M,)]):
+    part = split(M, cores=vector_cores())
+    for t in tiles(part, size=1024):
+        with copyin:
+            a = load(x[t])
+            g = load(h[t])
+            n = load(j[t])
+        with compute:
+            pa = a > 0.5
+            ya = where(pa, a, a * 2.0)
+            pg = g < 1.0
+            zg = where(pg, g, g * 2.0)
+            pm = a >= 0.0
+            mg = where(pm, g, g * 2.0)
+            pn = n == 3
+            en = where(pn, a, a * 3.0)
+        with copyout:
+            store(y[t], ya)
+            store(z[t], zg)
+            store(m[t], mg)
+            store(e[t], en)
+    for r in tiles(part, size=8):
+        with copyin:
+            b = load(q[r, :])
+            c = load(w[r, :])
+        with compute:
+            pb = b > 0.0
+            ub = where(pb, b, b * 0.5)
+            pc = c > 0.0
+            vc = where(pc, c, c * 0.5)
+        with copyout:
+            store(u[r, :], ub)
+            store(v[r, :], vc)
+    for t in tiles(part, size=1000):
+        with copyin:
+            d = load(x[t])
+        with compute:
+            pd = d < 1.0
+            sd = where(pd, d, d * 4.0)
+        with copyout:
+            store(s[t], sd)
+)";
+
+bool padded(const std::string& line) { return line.size() > 7 && line.compare(line.size() - 7, 7, " padded") == 0; }
+
+TEST(Legalize, ComparesWithRoomForWholeRepeatsAndTheSelectsTheyFeedArePadded) {
+  testing::Compiled c;
+  ASSERT_NO_FATAL_FAILURE(legalized(c, kWhere));
+  std::string ir = ir::printModule(c.module);
+  // 1024 f32 or f16 elements hold whole repeats (64 and 128 lanes); an i32 == is a vector Compare too.
+  for (const char* name : {"pa", "ya", "pg", "zg", "pm", "pn", "en", "pc", "vc"}) {
+    EXPECT_TRUE(padded(opLine(ir, name))) << name << "\n" << ir;
+  }
+  EXPECT_THAT(opLine(ir, "pa"), ::testing::StartsWith("%pa = gt %a, 0.5"));
+}
+
+TEST(Legalize, ComparesWithoutRoomOrMasksOfNarrowerRepeatsKeepTheScalarTail) {
+  testing::Compiled c;
+  ASSERT_NO_FATAL_FAILURE(legalized(c, kWhere));
+  std::string ir = ir::printModule(c.module);
+  // mg: an f32 Compare writes bits for 64 lanes a repeat, an f16 Select reads 128 per repeat.
+  EXPECT_FALSE(padded(opLine(ir, "mg"))) << ir;
+  // pb: rows of a dim() sit a run-time pitch apart; pd: 1000 elements have no room for 1024 lanes.
+  for (const char* name : {"pb", "ub", "pd", "sd"}) {
+    EXPECT_FALSE(padded(opLine(ir, name))) << name << "\n" << ir;
+    EXPECT_NE(opLine(ir, name), "") << name;
+  }
+}
+
+TEST(Legalize, VerifierRefusesAPaddedCompareWithoutRoomAndAPaddedSelectOfAnotherMask) {
+  testing::Compiled c;
+  ASSERT_NO_FATAL_FAILURE(legalized(c, kWhere));
+  ir::Kernel& k = c.module.kernels.at(0);
+  for (ir::Node& n : k.nodes) {
+    if (n.dst == ir::kNone) continue;
+    const std::string& name = k.buffer(n.dst).name;
+    if (name == "pd" || name == "mg") n.form = ir::VecForm::Padded;
+  }
+  std::vector<std::string> errors = ir::verify(k);
+  ASSERT_EQ(errors.size(), 2u) << ::testing::PrintToString(errors);
+  std::string all = errors[0] + "\n" + errors[1];
+  EXPECT_THAT(all, HasSubstr("is a padded Compare, but its rows have no room for whole repeats (or it has no vector "
+                             "form)"));
+  EXPECT_THAT(all, HasSubstr("is a padded Select, but its mask has a writer that is not a padded Compare of repeats "
+                             "as wide"));
 }
 
 }  // namespace
