@@ -137,6 +137,43 @@ void forRows(EmitContext& c, CodePrinter& p, const ir::Node& n, const std::vecto
   p.close();
 }
 
+// legalize's first-lanes form for (r, 1) columns: each row is one 32-byte block holding its value first, so a
+// level-0 call under a mask of every block's first lane covers eight rows a repeat (repeat stride 8 blocks); the
+// rows past the last multiple of 8 take one more repeat under a shorter mask, so no unwritten block is read.
+// `call(refs, mask, repeats)` prints the call.
+using Level0Fn = std::function<std::string(const std::vector<std::string>& refs, const std::string& mask,
+                                           const std::string& repeats)>;
+void firstLanes(EmitContext& c, CodePrinter& p, const ir::Node& n, const std::vector<BufferId>& operands,
+                const Level0Fn& call) {
+  bool half = dsl::dtypeBits(c.k.buffer(n.dst).dtype) == 16;
+  std::string name = c.bufferName(n.dst), rows = name + "Rows", lanes = name + "Lanes";
+  std::string word = half ? "0x0001000100010001ULL" : "0x0101010101010101ULL";
+  auto refs = [&](const std::string& row) {
+    std::vector<std::string> out;
+    for (BufferId b : operands) out.push_back(fmt::format("{}[({}) * {}]", c.tensor(b), row, c.pitch(b)));
+    return out;
+  };
+  p.line("{");
+  p.indent();
+  p.line(fmt::format("const int64_t {} = {};", rows, c.rows(n.dst)));
+  p.line(fmt::format("uint64_t {}[2] = {{{}, {}}};", lanes, word, half ? word : "0"));
+  p.open(fmt::format("for (int64_t g = 0; g < {} / 8; g += 255)", rows));
+  p.line(call(refs("g * 8"), lanes, fmt::format("static_cast<uint8_t>(TcMin({} / 8 - g, 255))", rows)) + ";");
+  p.close();
+  p.open(fmt::format("if ({} % 8 != 0)", rows));
+  p.line(fmt::format("const int64_t left = {} % 8;", rows));
+  if (half) {
+    p.line(fmt::format("{}[0] = left >= 4 ? {} : {} >> (16 * (4 - left));", lanes, word, word));
+    p.line(fmt::format("{}[1] = left > 4 ? {} >> (16 * (8 - left)) : 0;", lanes, word));
+  } else {
+    p.line(fmt::format("{}[0] = {} >> (8 * (8 - left));", lanes, word));
+  }
+  p.line(call(refs(fmt::format("{} / 8 * 8", rows)), lanes, "1") + ";");
+  p.close();
+  p.dedent();
+  p.line("}");
+}
+
 // The row of `src` that row `i` (an expression) of `dst` reads when src broadcasts to dst: a coordinate along an
 // outer dimension where src has extent 1 (or no dimension, numpy-aligned from the last) stays 0.
 std::string sourceRow(EmitContext& c, BufferId src, BufferId dst, const std::string& i) {
@@ -240,10 +277,62 @@ Spread spreadOf(EmitContext& c, BufferId operand, BufferId dst) {
   return row ? Spread::Row : Spread::Full;
 }
 
+// legalize's column form: the column's values are spread across their 32-byte blocks in place (BlockReduceMax of
+// each block's first lane packs them, exactly; Brcb spreads each packed value over a block, in calls ordered so
+// that no group overwrites a packed block a later group reads), then each row is one repeat of a level-0 op
+// that reads its block with block stride 0, 64 lanes a call.
+void columnBinary(EmitContext& c, CodePrinter& p, const ir::Node& n, const char* api) {
+  BufferId dst = n.dst, tile = ir::columnTileOperand(c.k, n);
+  BufferId column = n.srcs[0] == tile ? n.srcs[1] : n.srcs[0];
+  std::string d = c.tensor(dst), x = c.tensor(tile), m = c.tensor(column), name = c.bufferName(dst);
+  std::string rows = name + "Rows", pack = name + "Pack", pitch = c.pitch(dst);
+  std::string lanes = n.form == ir::VecForm::ColumnFlat ? pitch : c.inner(dst);
+  p.line("{");
+  p.indent();
+  p.line(fmt::format("const int64_t {} = {};", rows, c.rows(dst)));
+  p.line(fmt::format("uint64_t {}[2] = {{0x0101010101010101ULL, 0}};", pack));
+  p.open(fmt::format("if ({} >= 8)", rows));
+  p.line(fmt::format("BlockReduceMax<float>({}, {}, static_cast<int32_t>({} / 8), {}, 1, 1, 8);", m, m, rows, pack));
+  p.close();
+  p.open(fmt::format("if ({} % 8 != 0)", rows));
+  p.line(fmt::format("{}[0] = 0x0101010101010101ULL >> (8 * (8 - {} % 8));", pack, rows));
+  p.line(
+      fmt::format("BlockReduceMax<float>({}[{} / 8 * 8], {}[{} / 8 * 64], 1, {}, 1, 1, 8);", m, rows, m, rows, pack));
+  p.close();
+  p.open(fmt::format("for (int64_t hi = TcCdiv({}, 8); hi > 0;)", rows));
+  p.line("const int64_t lo = hi == 1 ? 0 : TcCdiv(hi, 8);");
+  p.line(fmt::format("Brcb({}[lo * 64], {}[lo * 8], static_cast<uint8_t>(hi - lo), BrcbRepeatParams(1, 8));", m, m));
+  p.line("hi = lo;");
+  p.close();
+  p.open(fmt::format("for (int64_t i = 0; i < {}; i += 255)", rows));
+  p.line(fmt::format("const uint8_t repeats = static_cast<uint8_t>(TcMin({} - i, 255));", rows));
+  p.line(fmt::format("const uint8_t blocks = static_cast<uint8_t>(({}) / 8);", pitch));
+  p.open(fmt::format("for (int64_t j = 0; j < {}; j += 64)", lanes));
+  std::string at = fmt::format("[i * {} + j]", pitch);
+  std::string mask = fmt::format("static_cast<uint64_t>(TcMin({} - j, 64))", lanes);
+  bool left = n.srcs[0] == column;
+  std::string a = left ? m + "[i * 8]" : x + at, b = left ? x + at : m + "[i * 8]";
+  std::string params =
+      left ? "BinaryRepeatParams(1, 0, 1, blocks, 1, blocks)" : "BinaryRepeatParams(1, 1, 0, blocks, blocks, 1)";
+  p.line(fmt::format("{}({}{}, {}, {}, {}, repeats, {});", api, d, at, a, b, mask, params));
+  p.close();
+  p.close();
+  p.dedent();
+  p.line("}");
+}
+
 // A binary op with a column (or single-value) operand becomes the scalar form per row: the scalar unit reads the
 // value once the vector pipe has written it (V_S), and AscendC's missing scalar forms are composed
 // (x - s = Adds(-s), s - x = Muls(-1) then Adds(s), x / s = Muls(1/s), s / x = Reciprocal then Muls(s)).
 void binary(EmitContext& c, CodePrinter& p, const ir::Node& n, const char* api) {
+  if (n.form == ir::VecForm::Column || n.form == ir::VecForm::ColumnFlat) return columnBinary(c, p, n, api);
+  if (n.form == ir::VecForm::FirstLanes) {
+    return firstLanes(c, p, n, {n.dst, n.srcs[0], n.srcs[1]},
+                      [&](const std::vector<std::string>& r, auto& mask, auto& repeats) {
+                        return fmt::format("{}({}, {}, {}, {}, {}, BinaryRepeatParams(1, 1, 1, 8, 8, 8))", api, r[0],
+                                           r[1], r[2], mask, repeats);
+                      });
+  }
   BufferId dst = n.dst, a = n.srcs[0], b = n.srcs[1];
   Spread sa = spreadOf(c, a, dst), sb = spreadOf(c, b, dst);
   bool pow = n.op == Op::Pow;  // Power (high-level API) takes the work buffer as its sharedTmpBuffer
@@ -771,6 +860,12 @@ void emitTileOp(EmitContext& c, CodePrinter& p, const ir::Node& n) {
       return;
     }
     case NodeKind::Unary: {
+      if (const char* api = unaryApi(n.op); api && n.form == ir::VecForm::FirstLanes) {
+        firstLanes(c, p, n, {n.dst, n.srcs[0]}, [&](const std::vector<std::string>& r, auto& mask, auto& repeats) {
+          return fmt::format("{}({}, {}, {}, {}, UnaryRepeatParams(1, 1, 8, 8))", api, r[0], r[1], mask, repeats);
+        });
+        return;
+      }
       if (const char* api = unaryApi(n.op)) {
         forRows(c, p, n, {n.dst, n.srcs[0]}, [&](const std::vector<std::string>& r, const std::string& count) {
           return fmt::format("{}({}, {}, {})", api, r[0], r[1], count);
@@ -808,6 +903,13 @@ void emitTileOp(EmitContext& c, CodePrinter& p, const ir::Node& n) {
       }
       const char* api = scalarApi(n.op);
       if (!api) return c.unsupported(n, fmt::format("the tile operator '{}' with a scalar", ir::opName(n.op)));
+      if (n.form == ir::VecForm::FirstLanes) {
+        firstLanes(c, p, n, {n.dst, n.srcs[0]}, [&](const std::vector<std::string>& r, auto& mask, auto& repeats) {
+          return fmt::format("{}({}, {}, {}, {}, {}, UnaryRepeatParams(1, 1, 8, 8))", api, r[0], r[1], value, mask,
+                             repeats);
+        });
+        return;
+      }
       forRows(c, p, n, {n.dst, n.srcs[0]}, [&](const std::vector<std::string>& r, const std::string& count) {
         return fmt::format("{}({}, {}, {}, {})", api, r[0], r[1], value, count);
       });

@@ -101,6 +101,9 @@ const char* vecFormName(VecForm form) {
     case VecForm::Flat: return "flat";
     case VecForm::Repeat: return "repeat";
     case VecForm::Padded: return "padded";
+    case VecForm::Column: return "column";
+    case VecForm::ColumnFlat: return "column-flat";
+    case VecForm::FirstLanes: return "first-lanes";
   }
   return "?";
 }

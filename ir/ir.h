@@ -206,13 +206,19 @@ struct Buffer {
 /// How a vector op over a multi-row tile is issued; decided by the legalize pass (ir/row_form.h), printed by the
 /// emitter.
 enum class VecForm : unsigned char {
-  Rows,    // one instruction per row over its valid elements: row padding is neither read nor written
-  Flat,    // one count-mode instruction over rows * pitch elements: the operands share one row layout and every
-           // source's padding was written (by a padding load or another flat op), so the padding is computed on too
-  Repeat,  // a last-axis reduction of rows no longer than one 256-byte repeat: one WholeReduce per 255 rows, a row
-           // per repeat (mask: the row's elements, repeat stride: the row pitch), each result at its row of dst
-  Padded,  // a Compare over each row's elements rounded up to whole 256-byte repeats (the lanes past the row's
-           // blocks filled first), or a Select whose mask only such Compares write: no scalar tail
+  Rows,        // one instruction per row over its valid elements: row padding is neither read nor written
+  Flat,        // one count-mode instruction over rows * pitch elements: the operands share one row layout and every
+               // source's padding was written (by a padding load or another flat op), so the padding is computed on too
+  Repeat,      // a last-axis reduction of rows no longer than one 256-byte repeat: one WholeReduce per 255 rows, a row
+               // per repeat (mask: the row's elements, repeat stride: the row pitch), each result at its row of dst
+  Padded,      // a Compare over each row's elements rounded up to whole 256-byte repeats (the lanes past the row's
+               // blocks filled first), or a Select whose mask only such Compares write: no scalar tail
+  Column,      // a binary op of a tile and a per-row (r, 1) column: the column's values spread across their 32-byte
+               // blocks (BlockReduce packs them, Brcb spreads them), then one instruction a row per repeat reads the
+               // block with stride 0; over each row's elements
+  ColumnFlat,  // the same over each row's whole pitch: the tile's padding was written, and so is dst's
+  FirstLanes,  // an elementwise op on (r, 1) columns whose padding is not known written: each row's first element,
+               // eight rows (blocks) a repeat under a mask of every block's first lane
 };
 const char* vecFormName(VecForm form);
 

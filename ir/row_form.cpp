@@ -92,7 +92,7 @@ bool rowsUnpadded(const Buffer& b) {
 }
 
 bool writesRowPadding(const Kernel& k, const Node& n) {
-  if (n.form == VecForm::Flat) return true;
+  if (n.form == VecForm::Flat || n.form == VecForm::ColumnFlat) return true;
   if (n.kind != NodeKind::Load || !n.srcs.empty() || n.dst == kNone || n.ref >= k.params.size()) return false;
   const Buffer& d = k.buffer(n.dst);
   const Param& prm = k.params[n.ref];
@@ -137,6 +137,105 @@ bool wholeMaskSelect(const Kernel& k, const Node& n, const std::vector<NodeId>& 
     if (k.buffer(c.dst).shape != k.buffer(n.dst).shape) return false;
   }
   return true;
+}
+
+namespace {
+
+bool isColumnOf(const Buffer& column, const Buffer& tile) {
+  if (column.shape.size() != tile.shape.size() || !isUnit(column.shape.back()) || isUnit(tile.shape.back())) {
+    return false;
+  }
+  for (size_t i = 0; i + 1 < tile.shape.size(); ++i) {
+    if (column.shape[i] != tile.shape[i]) return false;
+  }
+  return true;
+}
+
+// Rows of the buffer at their bound: 0 when one is unbounded.
+int64_t rowBound(const Buffer& b) {
+  int64_t rows = 1;
+  for (size_t i = 0; i + 1 < b.shape.size(); ++i) {
+    if (!b.shape[i].bounded()) return 0;
+    rows *= b.shape[i].value;
+  }
+  return rows;
+}
+
+}  // namespace
+
+bool columnLanes(const Kernel& k, const Node& n) {
+  if (n.dst == kNone || n.srcs.empty()) return false;
+  bool level0 = false;
+  switch (n.kind) {
+    case NodeKind::Unary:
+      level0 = n.op == Op::Exp || n.op == Op::Ln || n.op == Op::Abs || n.op == Op::Sqrt || n.op == Op::Rsqrt ||
+               n.op == Op::Reciprocal || n.op == Op::Relu;
+      break;
+    case NodeKind::BinaryScalar:
+      level0 = n.op == Op::Adds || n.op == Op::Muls || n.op == Op::Maxs || n.op == Op::Mins || n.op == Op::LeakyRelu;
+      break;
+    case NodeKind::Binary:
+      level0 = n.op == Op::Add || n.op == Op::Sub || n.op == Op::Mul || n.op == Op::Div || n.op == Op::Max ||
+               n.op == Op::Min;
+      break;
+    default: break;
+  }
+  if (!level0) return false;
+  const Buffer& d = k.buffer(n.dst);
+  if (d.mem != Mem::UB || (d.dtype != DType::F32 && d.dtype != DType::F16) || d.shape.empty()) return false;
+  if (!isUnit(d.shape.back()) || oneRowShape(d)) return false;
+  // Every repeat spans 8 rows' blocks, masked or not: each operand holds its rows rounded up to 8.
+  int64_t rows = rowBound(d);
+  if (rows < 2) return false;
+  for (BufferId s : n.srcs) {
+    const Buffer& b = k.buffer(s);
+    if (b.mem != Mem::UB || b.dtype != d.dtype || b.shape != d.shape) return false;
+  }
+  for (BufferId s : n.srcs) {
+    if (k.buffer(s).bytes < alignUp(rows, 8) * 32) return false;
+  }
+  return d.bytes >= alignUp(rows, 8) * 32;
+}
+
+BufferId columnTileOperand(const Kernel& k, const Node& n) {
+  if (n.srcs.size() != 2 || n.dst == kNone) return kNone;
+  const Buffer& d = k.buffer(n.dst);
+  for (int i = 0; i < 2; ++i) {
+    if (isColumnOf(k.buffer(n.srcs[1 - i]), d) && k.buffer(n.srcs[i]).shape == d.shape) return n.srcs[i];
+  }
+  return kNone;
+}
+
+int64_t columnCalls(const Kernel& k, const Node& n) {
+  const Buffer& d = k.buffer(n.dst);
+  return (alignUp(d.shape.back().value, blockElements(d.dtype)) + 63) / 64;
+}
+
+int64_t columnRowBound(const Kernel& k, const Node& n) { return rowBound(k.buffer(n.dst)); }
+
+bool columnLayout(const Kernel& k, const Node& n) {
+  if (n.kind != NodeKind::Binary || n.dst == kNone || n.srcs.size() != 2) return false;
+  switch (n.op) {
+    case Op::Add:
+    case Op::Sub:
+    case Op::Mul:
+    case Op::Div:
+    case Op::Max:
+    case Op::Min: break;
+    default: return false;
+  }
+  BufferId tile = columnTileOperand(k, n);
+  if (tile == kNone || n.srcs[0] == n.srcs[1]) return false;
+  const Buffer& d = k.buffer(n.dst);
+  const Buffer& column = k.buffer(n.srcs[0] == tile ? n.srcs[1] : n.srcs[0]);
+  for (const Buffer* b : {&d, &k.buffer(tile), &column}) {
+    if (b->mem != Mem::UB || b->dtype != DType::F32) return false;
+  }
+  const Extent& inner = d.shape.back();
+  if (!inner.bounded() || inner.value < 1 || alignUp(inner.value, blockElements(d.dtype)) / 8 > 255) return false;
+  int64_t rows = rowBound(d);
+  // BlockReduce packs 8 rows a repeat and Brcb spreads 8 a repeat: at most 255 repeats each.
+  return rows > 1 && rows <= 8 * 255 && alignUp(rows, 8) * 32 <= column.bytes;
 }
 
 }  // namespace tilecraft::ir

@@ -340,6 +340,26 @@ class Verifier {
           fail(id, "is a padded Select, but its mask has a writer that is not a padded Compare of repeats as wide");
         }
       }
+      if (n.form == VecForm::FirstLanes && !columnLanes(k_, n)) {
+        fail(id, "is first-lanes, but its operands are not f16/f32 columns of one shape with a level-0 form");
+      }
+      if (n.form == VecForm::Column || n.form == VecForm::ColumnFlat) {
+        if (!columnLayout(k_, n)) {
+          fail(id,
+               "is a column form, but it is not an f32 add/sub/mul/div/max/min of a tile and its column whose "
+               "rows Brcb can spread");
+          continue;
+        }
+        BufferId tile = columnTileOperand(k_, n);
+        if (n.form == VecForm::Column || rowsUnpadded(k_.buffers[tile])) continue;
+        for (NodeId w : writers[tile]) {
+          if (!writesRowPadding(k_, k_.node(w))) {
+            fail(id, fmt::format("is column-flat, but {} #{} leaves the row padding of {} unwritten",
+                                 nodeKindName(k_.node(w).kind), w, name(tile)));
+          }
+        }
+        continue;
+      }
       if (n.form != VecForm::Flat) continue;
       if (!flatLayout(k_, n)) {
         fail(id, "is flat, but its operands do not share one multi-row layout (shape, row pitch, inner extent)");

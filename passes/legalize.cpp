@@ -1,5 +1,6 @@
 // legalize: instruction selection as an IR decision. Each vector op on a multi-row tile gets its form (ir::VecForm):
-// one count-mode instruction over the tile's contiguous rows, padding included, where that is safe; one repeated
+// one count-mode instruction over the tile's contiguous rows, padding included, where that is safe (or, with a
+// per-row column operand, one instruction a row per repeat reading the column spread across its blocks); one repeated
 // WholeReduce for last-axis reductions of short rows; a Compare over whole repeats (and the Selects it feeds) where
 // its rows have room for them; else one per row. The emitter prints the form it is given.
 #include <vector>
@@ -25,6 +26,12 @@ void legalize(ir::Kernel& kernel, PassContext&) {
     if (ir::flatLayout(kernel, n)) {
       n.form = ir::VecForm::Flat;  // optimistic; withdrawn below where a source's padding may be unwritten
       candidates.push_back(id);
+    } else if (ir::columnLayout(kernel, n) && ir::columnCalls(kernel, n) <= ir::columnRowBound(kernel, n)) {
+      // A per-row column operand costs the scalar unit a read and an instruction a row; spread across its block,
+      // it is read by one instruction a 64-lane slice of every row (optimistically over their padding too, as flat
+      // ops). With fewer rows than slices, the row-by-row form issues fewer instructions and stays.
+      n.form = ir::VecForm::ColumnFlat;
+      candidates.push_back(id);
     }
   }
   // A flat op reads its sources' row padding, so each source must have padding written by every one of its
@@ -35,16 +42,22 @@ void legalize(ir::Kernel& kernel, PassContext&) {
     changed = false;
     for (ir::NodeId id : candidates) {
       ir::Node& n = kernel.node(id);
-      if (n.form != ir::VecForm::Flat) continue;
+      if (n.form != ir::VecForm::Flat && n.form != ir::VecForm::ColumnFlat) continue;
+      bool column = n.form == ir::VecForm::ColumnFlat;
       for (ir::BufferId s : n.srcs) {
-        if (ir::rowsUnpadded(kernel.buffer(s))) continue;
+        if (ir::rowsUnpadded(kernel.buffer(s)) || (column && s != ir::columnTileOperand(kernel, n))) continue;
         for (ir::NodeId w : writers[s]) {
           if (ir::writesRowPadding(kernel, kernel.node(w))) continue;
-          n.form = ir::VecForm::Rows;
+          n.form = column ? ir::VecForm::Column : ir::VecForm::Rows;
           changed = true;
         }
       }
     }
+  }
+  // Row statistics ((r, 1) columns) whose padding is not known written: each row's first lane, 8 rows a repeat.
+  for (ir::NodeId id : candidates) {
+    ir::Node& n = kernel.node(id);
+    if (n.form == ir::VecForm::Rows && ir::columnLanes(kernel, n)) n.form = ir::VecForm::FirstLanes;
   }
   // The A2 Compare works on whole 256-byte repeats, so a row that ends inside one leaves a tail the scalar unit
   // would finish element by element (about 40 ns each); where the rows have room, the last repeat is computed

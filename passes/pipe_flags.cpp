@@ -7,6 +7,7 @@
 #include <map>
 
 #include "ir/builder.h"
+#include "ir/row_form.h"
 #include "ir/check.h"
 
 namespace tilecraft::passes {
@@ -21,6 +22,7 @@ PipeSet bit(ir::Pipe p) { return static_cast<PipeSet>(1u << static_cast<unsigned
 struct OpPipes {
   std::vector<std::pair<ir::BufferId, ir::Pipe>> reads;
   ir::Pipe write = ir::Pipe::None;
+  ir::BufferId rewritten = ir::kNone;  // a source the op also writes on `write` (a column form's column)
 };
 
 OpPipes pipesOf(const ir::Kernel& k, const ir::Node& n) {
@@ -48,6 +50,11 @@ OpPipes pipesOf(const ir::Kernel& k, const ir::Node& n) {
         if (ub(s)) out.reads.push_back({s, ir::Pipe::V});
       }
       if (ub(n.dst)) out.write = ir::Pipe::V;
+      // A column form spreads its column's values across their blocks in place before it reads them.
+      if (n.form == ir::VecForm::Column || n.form == ir::VecForm::ColumnFlat) {
+        ir::BufferId tile = ir::columnTileOperand(k, n);
+        out.rewritten = n.srcs[0] == tile ? n.srcs[1] : n.srcs[0];
+      }
       break;
   }
   return out;
@@ -92,17 +99,21 @@ class FlagWalk {
       if (s.writer != ir::Pipe::None && !(s.known & bit(pipe))) flag(id, buf, s.writer, pipe);
       s.readers |= bit(pipe);
     }
-    ir::BufferId dst = k_.node(id).dst;
     if (pipes.write == ir::Pipe::None) return;
+    if (pipes.rewritten != ir::kNone) written(id, pipes.rewritten, pipes.write);
+    written(id, k_.node(id).dst, pipes.write);
+  }
+
+  void written(ir::NodeId id, ir::BufferId dst, ir::Pipe pipe) {
     BufferState& d = state_[dst];
     // A write by another pipe must not overtake the last one (write after write).
-    if (d.writer != ir::Pipe::None && !(d.known & bit(pipes.write))) flag(id, dst, d.writer, pipes.write);
+    if (d.writer != ir::Pipe::None && !(d.known & bit(pipe))) flag(id, dst, d.writer, pipe);
     // Nor a read other than the scalar unit's, which completes before anything after it is issued.
-    PipeSet pending = d.readers & ~bit(pipes.write) & ~bit(ir::Pipe::S);
+    PipeSet pending = d.readers & ~bit(pipe) & ~bit(ir::Pipe::S);
     for (unsigned p = 0; pending; ++p, pending >>= 1) {
-      if (pending & 1u) flag(id, dst, static_cast<ir::Pipe>(p), pipes.write);
+      if (pending & 1u) flag(id, dst, static_cast<ir::Pipe>(p), pipe);
     }
-    d = {pipes.write, bit(pipes.write), 0};
+    d = {pipe, bit(pipe), 0};
   }
 
   void sync(ir::NodeId id) {

@@ -262,6 +262,10 @@ INSTANTIATE_TEST_SUITE_P(
         // short last tile (104 or 105 elements); rows of a dim, of 128 f32, and 1000-element tiles.
         Case{"tests/data/where_tails", {{{{"M", 98304}}, {}}, {{{"M", 5003}}, {}}}, {{"j", {0, 5}}}},
         Case{"tests/data/where_rows", {{{{"M", 777}, {"N", 64}}, {}}, {{{"M", 100}, {"N", 33}}, {}}}},
+        // Column forms: 1000 rows give cores 20 or 21 (tiles of 16 and a 4- or 5-row tail), rows of 200 four
+        // 64-lane calls; 768 x 64 whole 16-row tiles of one call.
+        Case{"tests/data/column_rows", {{{{"M", 1000}, {"N", 200}}, {}}, {{{"M", 768}, {"N", 64}}, {}}}},
+        Case{"tests/data/column_stats", {{{{"M", 5000}, {"N", 64}}, {}}, {{{"M", 300}, {"N", 7}}, {}}}},
         Case{"tests/data/device_pow", {{{{"N", 12288}}, {}}, {{{"N", 1001}}, {{"alpha", 1.7}}}}},
         Case{"tests/data/stored_and_computed", {{{{"N", 49152}}, {}}, {{{"N", 1001}}, {}}}},
         // Once UB overflows at InitBuffer (the layout shared queue space); an (r, 1) tile stored into a 1-D view

@@ -98,6 +98,26 @@ TEST(Emitter, APaddedCompareFillsItsLastRepeatAndItsSelectHasNoScalarTail) {
   EXPECT_NE(c.out.find("for (int64_t j = mgVec; j < tLen_; ++j) {"), std::string::npos);
 }
 
+// legalize's column form: the column packed (BlockReduceMax of each block's first lane) and spread (Brcb) in place,
+// then a row a repeat with the column's block read at stride 0; here the column is the left operand.
+TEST(Emitter, AColumnFormSpreadsTheColumnThenReadsItsBlockAtStrideZero) {
+  Compiled c = compile(std::string(TILECRAFT_SOURCE_DIR) + "/codegen/tests/data/column_rows.tile");
+  ASSERT_EQ(c.status, 0) << c.err;
+  const char* spread =
+      "      for (int64_t hi = TcCdiv(qRows, 8); hi > 0;) {\n"
+      "        const int64_t lo = hi == 1 ? 0 : TcCdiv(hi, 8);\n"
+      "        Brcb(mLocal[lo * 64], mLocal[lo * 8], static_cast<uint8_t>(hi - lo), BrcbRepeatParams(1, 8));\n";
+  EXPECT_NE(c.out.find(spread), std::string::npos) << c.out;
+  EXPECT_NE(c.out.find("BlockReduceMax<float>(mLocal, mLocal, static_cast<int32_t>(qRows / 8), qPack, 1, 1, 8);"),
+            std::string::npos);
+  EXPECT_NE(c.out.find("Div(qLocal[i * TcAlignUp(tiling_.N, 8) + j], mLocal[i * 8], tmp1Local[i * TcAlignUp(tiling_.N, "
+                       "8) + j], static_cast<uint64_t>(TcMin(TcAlignUp(tiling_.N, 8) - j, 64)), repeats, "
+                       "BinaryRepeatParams(1, 0, 1, blocks, 1, blocks));"),
+            std::string::npos);
+  // No column operand is read by the scalar unit any more.
+  EXPECT_EQ(c.out.find("const float s = "), std::string::npos);
+}
+
 TEST(Emitter, UnsupportedCopyIsAnErrorAtTheDslConstruct) {
   Compiled c = compile(std::string(TILECRAFT_SOURCE_DIR) + "/codegen/tests/data/strided_column.tile");
   EXPECT_EQ(c.status, 1);

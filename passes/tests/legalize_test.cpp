@@ -1,6 +1,8 @@
 // The legalize pass (legalize.cpp): which vector ops on multi-row tiles become one instruction over the tile's
 // contiguous rows (printed "flat"), which reductions of short rows one repeated WholeReduce ("repeat"), which
-// Compares and Selects run over whole repeats ("padded"), and the verifier's checks of those decisions.
+// Compares and Selects run over whole repeats ("padded"), which ops read a per-row column spread across its blocks
+// ("column", "column-flat"), which ops on row statistics run on every row's first lane ("first-lanes"), and the
+// verifier's checks of those decisions.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -55,7 +57,7 @@ def k(x: Tensor[f32, (M, N)], h: Tensor[f16, (M, N)], y: Tensor[f32, (M, N)], z:
             g = load(h[r, :])
         with compute:
             s = exp(v * 2.0) + v
-            d = v - reduce_mean(v, axis=-1)
+            d = cumsum(v, axis=-1)
             e = d * d
             c = cast(g, f32)
         with copyout:
@@ -77,8 +79,7 @@ TEST(Legalize, OpsReadingRowByRowResultsOrMixedPitchesStayPerRow) {
   testing::Compiled c;
   ASSERT_NO_FATAL_FAILURE(legalized(c, kRows));
   std::string ir = ir::printModule(c.module);
-  // v - mean: the per-row statistic is a column operand (a scalar per row), so d is written row by row and its
-  // padding stays unwritten: e reads d and may not be flat either.
+  // A row scan is written row by row and leaves its padding unwritten: e reads d and may not be flat either.
   EXPECT_FALSE(flat(opLine(ir, "d"))) << ir;
   EXPECT_FALSE(flat(opLine(ir, "e"))) << ir;
   // f16 rows pad to 16 elements, f32 rows to 8: the cast's operands have different pitches.
@@ -123,7 +124,7 @@ TEST(Legalize, VerifierRefusesAFlatOpWhoseSourcePaddingIsUnwritten) {
   ASSERT_TRUE(marked);
   std::vector<std::string> errors = ir::verify(k);
   ASSERT_EQ(errors.size(), 1u) << ::testing::PrintToString(errors);
-  EXPECT_THAT(errors[0], HasSubstr("is flat, but Binary #"));
+  EXPECT_THAT(errors[0], HasSubstr("is flat, but Scan #"));
   EXPECT_THAT(errors[0], HasSubstr("leaves the row padding of %d unwritten"));
 }
 
@@ -286,6 +287,142 @@ TEST(Legalize, VerifierRefusesAPaddedCompareWithoutRoomAndAPaddedSelectOfAnother
                              "form)"));
   EXPECT_THAT(all, HasSubstr("is a padded Select, but its mask has a writer that is not a padded Compare of repeats "
                              "as wide"));
+}
+
+// Binary ops of a tile and a per-row (r, 1) column.
+constexpr const char* kColumn = R"(M = dim()
+N = dim(max=64)
+L = dim(max=2048)
+K = dim(max=576)
+
+@kernel
+def k(x: Tensor[f32, (M, N)], c: Tensor[f32, (M, 1)], h: Tensor[f16, (M, N)], e: Tensor[f16, (M, 1)],
+      w: Tensor[f32, (M, L)], y: Tensor[f32, (M, N)], z: Tensor[f32, (M, N)], g: Tensor[f16, (M, N)],
+      u: Tensor[f32, (M, L)], o: Tensor[f32, (M, N)], ka: Tensor[f32, (M, K)], kb: Tensor[f32, (M, K)]):
+    rows = split(M, cores=vector_cores())
+    for r in tiles(rows, size=8):
+        with copyin:
+            v = load(x[r, :])
+            m = load(c[r, :])
+            a = load(h[r, :])
+            b = load(e[r, :])
+        with compute:
+            d = v - m
+            n = d * 3.0
+            s = cumsum(v, axis=-1)
+            f = m / s
+            ga = a - b
+        with copyout:
+            store(y[r, :], n)
+            store(z[r, :], f)
+            store(g[r, :], ga)
+    for p in tiles(rows, size=8, buffers=1):
+        with copyin:
+            t = load(w[p, :])
+        with compute:
+            tu = t * reduce_max(t, axis=-1)
+        with copyout:
+            store(u[p, :], tu)
+    for q in tiles(rows, size=4):
+        with copyin:
+            v4 = load(x[q, :])
+            m4 = load(c[q, :])
+        with compute:
+            d4 = v4 + m4
+        with copyout:
+            store(o[q, :], d4)
+    for p8 in tiles(rows, size=8, buffers=1):
+        with copyin:
+            t8 = load(ka[p8, :])
+            m8 = load(c[p8, :])
+        with compute:
+            d8 = t8 * m8
+        with copyout:
+            store(kb[p8, :], d8)
+)";
+
+bool endsWith(const std::string& line, const std::string& form) {
+  return line.size() > form.size() && line.compare(line.size() - form.size(), form.size(), form) == 0;
+}
+
+TEST(Legalize, F32OpsOfATileAndItsColumnReadTheColumnSpreadAcrossItsBlocks) {
+  testing::Compiled c;
+  ASSERT_NO_FATAL_FAILURE(legalized(c, kColumn));
+  std::string ir = ir::printModule(c.module);
+  // v's rows were padded by its load, so d runs over their whole pitch and writes its padding: n after it is flat.
+  EXPECT_EQ(opLine(ir, "d"), "%d = sub %v, %m column-flat") << ir;
+  EXPECT_TRUE(flat(opLine(ir, "n"))) << ir;
+  // A row scan leaves the padding of s unwritten: f runs over each row's elements only (the column on the left).
+  EXPECT_EQ(opLine(ir, "f"), "%f = div %m, %s column") << ir;
+}
+
+TEST(Legalize, ColumnsOfHalfTilesLongRowsFewerThanEightRowsOrFewerRowsThanSlicesStayPerRow) {
+  testing::Compiled c;
+  ASSERT_NO_FATAL_FAILURE(legalized(c, kColumn));
+  std::string ir = ir::printModule(c.module);
+  // f16 columns hold their values 16 apart, Brcb reads 8; rows of up to 2048 f32 are 256 blocks, past a repeat
+  // stride's 255; 4-row tiles leave no room for the 8 blocks a Brcb repeat writes; 8 rows of up to 576 take 9
+  // calls of 64 lanes, more than the 8 of the row-by-row form.
+  for (const char* name : {"ga", "tu", "d4", "d8"}) {
+    EXPECT_NE(opLine(ir, name), "") << name;
+    EXPECT_FALSE(endsWith(opLine(ir, name), " column") || endsWith(opLine(ir, name), " column-flat")) << ir;
+  }
+}
+
+TEST(Legalize, VerifierRefusesAColumnFormOfHalfTilesAndAColumnFlatOpOverUnwrittenPadding) {
+  testing::Compiled c;
+  ASSERT_NO_FATAL_FAILURE(legalized(c, kColumn));
+  ir::Kernel& k = c.module.kernels.at(0);
+  for (ir::Node& n : k.nodes) {
+    if (n.kind != ir::NodeKind::Binary || n.dst == ir::kNone) continue;
+    if (k.buffer(n.dst).name == "ga") n.form = ir::VecForm::Column;
+    if (k.buffer(n.dst).name == "f") n.form = ir::VecForm::ColumnFlat;
+  }
+  std::vector<std::string> errors = ir::verify(k);
+  ASSERT_EQ(errors.size(), 2u) << ::testing::PrintToString(errors);
+  std::string all = errors[0] + "\n" + errors[1];
+  EXPECT_THAT(all, HasSubstr("is a column form, but it is not an f32 add/sub/mul/div/max/min of a tile and its column "
+                             "whose rows Brcb can spread"));
+  EXPECT_THAT(all, HasSubstr("is column-flat, but Scan #"));
+  EXPECT_THAT(all, HasSubstr("leaves the row padding of %s unwritten"));
+}
+
+TEST(Legalize, OpsOnRowStatisticsWithUnwrittenPaddingRunOnEveryRowsFirstLane) {
+  testing::Compiled c;
+  ASSERT_NO_FATAL_FAILURE(legalized(c, R"(M = dim()
+N = dim(max=64)
+
+@kernel
+def k(x: Tensor[f16, (M, N)], c: Tensor[f32, (M, 1)], a: Tensor[f16, (M, 1)], b: Tensor[f32, (M, 1)]):
+    rows = split(M, cores=vector_cores())
+    for r in tiles(rows, size=64):
+        with copyin:
+            v = load(x[r, :])
+            w = load(c[r, :])
+        with compute:
+            m = reduce_max(v, axis=-1)
+            e = exp(m * 0.5) + m
+            t = tanh(m)
+            u = w * 2.0
+        with copyout:
+            store(a[r, :], e + t)
+            store(b[r, :], u)
+)"));
+  std::string ir = ir::printModule(c.module);
+  // m is a repeated WholeReduce's result: one value at the start of each row's block, the rest unwritten.
+  EXPECT_EQ(opLine(ir, "e"), "%e = add %1, %m first-lanes") << ir;
+  EXPECT_THAT(ir, HasSubstr("%0 = muls %m, 0.5 first-lanes"));
+  // tanh has no level-0 form; a loaded column's padding is written, so its ops are flat.
+  EXPECT_EQ(opLine(ir, "t"), "%t = tanh %m work=%t.work") << ir;
+  EXPECT_TRUE(flat(opLine(ir, "u"))) << ir;
+  ir::Kernel& k = c.module.kernels.at(0);
+  for (ir::Node& n : k.nodes) {
+    if (n.dst != ir::kNone && k.buffer(n.dst).name == "t") n.form = ir::VecForm::FirstLanes;
+  }
+  std::vector<std::string> errors = ir::verify(k);
+  ASSERT_EQ(errors.size(), 1u) << ::testing::PrintToString(errors);
+  EXPECT_THAT(errors[0], HasSubstr("is first-lanes, but its operands are not f16/f32 columns of one shape with a "
+                                   "level-0 form"));
 }
 
 }  // namespace

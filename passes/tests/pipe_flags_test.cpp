@@ -115,6 +115,30 @@ def k(x: Tensor[f32, (N,)], y: Tensor[f32, (N,)], z: Tensor[f32, (N,)]):
               {"store y[t], %b tail", "flag MTE2->MTE3 %a", "store z[t], %a tail", "flag MTE3->V %a", "free %a"}, 2);
 }
 
+TEST(PipeFlags, AColumnFormRewritesItsColumnSoAStoreOfItWaitsForTheVectorPipe) {
+  // d = v * m spreads m across its blocks on V (legalize's column form): the store of m must wait for V, not only
+  // for the MTE2 load.
+  const char* source = R"(M = dim()
+N = dim(max=64)
+
+@kernel
+def k(x: Tensor[f32, (M, N)], c: Tensor[f32, (M, 1)], y: Tensor[f32, (M, N)], s: Tensor[f32, (M, 1)]):
+    rows = split(M, cores=vector_cores())
+    for r in tiles(rows, size=8):
+        with copyin:
+            v = load(x[r, :])
+            m = load(c[r, :])
+        with compute:
+            d = v * m
+        with copyout:
+            store(y[r, :], d)
+            store(s[r, :], m)
+)";
+  expectLines(
+      irAfter(source, "queue-insertion"),
+      {"%d = mul %v, %m column-flat", "flag V->MTE3 %m", "store s[r, :], %m tail", "flag MTE3->V %m", "free %m"}, 2);
+}
+
 TEST(PipeFlags, QueuesAloneOrderAnElementwiseKernel) {
   const char* source = R"(N = dim()
 
