@@ -108,6 +108,11 @@ void emitLauncher(EmitContext& c, CodePrinter& p);  // the CPU-debug main
 void emitTileOp(EmitContext& c, CodePrinter& p, const ir::Node& node);
 void emitLoad(EmitContext& c, CodePrinter& p, const ir::Node& node);
 void emitStore(EmitContext& c, CodePrinter& p, const ir::Node& node);
+void emitCompare(EmitContext& c, CodePrinter& p, const ir::Node& node);  // emit_compare.cpp
+void emitSelect(EmitContext& c, CodePrinter& p, const ir::Node& node);
+/// The V_S (S_V) event pair before (after) a stretch of scalar-unit GetValue/SetValue work (emit_ops.cpp).
+void vectorToScalar(CodePrinter& p);
+void scalarToVector(CodePrinter& p);
 
 /// Tensor parameters in entry order: inputs (and in/out tensors) in declaration order, then outputs.
 std::vector<uint32_t> tensorParams(const ir::Kernel& k);
