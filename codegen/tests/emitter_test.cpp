@@ -16,6 +16,9 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string example(const std::string& path) { return std::string(TILECRAFT_SOURCE_DIR) + "/examples/" + path; }
+std::string testData(const std::string& file) {
+  return std::string(TILECRAFT_SOURCE_DIR) + "/codegen/tests/data/" + file;
+}
 
 struct Compiled {
   int status;
@@ -74,7 +77,7 @@ TEST(Emitter, EveryStatementFromTheDslCarriesItsLine) {
 // legalize's padded form: the Compare runs over whole repeats after one masked Duplicate clears the lanes past the
 // tile, and the Select is one count-mode call: no scalar tail, no V_S/S_V round trip.
 TEST(Emitter, APaddedCompareFillsItsLastRepeatAndItsSelectHasNoScalarTail) {
-  Compiled c = compile(std::string(TILECRAFT_SOURCE_DIR) + "/codegen/tests/data/where_tails.tile");
+  Compiled c = compile(testData("where_tails.tile"));
   ASSERT_EQ(c.status, 0) << c.err;
   const char* compare =
       "      const int64_t paVec = TcAlignUp(tLen_, 64);\n"
@@ -101,7 +104,7 @@ TEST(Emitter, APaddedCompareFillsItsLastRepeatAndItsSelectHasNoScalarTail) {
 // legalize's column form: the column packed (BlockReduceMax of each block's first lane) and spread (Brcb) in place,
 // then a row a repeat with the column's block read at stride 0; here the column is the left operand.
 TEST(Emitter, AColumnFormSpreadsTheColumnThenReadsItsBlockAtStrideZero) {
-  Compiled c = compile(std::string(TILECRAFT_SOURCE_DIR) + "/codegen/tests/data/column_rows.tile");
+  Compiled c = compile(testData("column_rows.tile"));
   ASSERT_EQ(c.status, 0) << c.err;
   const char* spread =
       "      for (int64_t hi = TcCdiv(qRows, 8); hi > 0;) {\n"
@@ -119,7 +122,7 @@ TEST(Emitter, AColumnFormSpreadsTheColumnThenReadsItsBlockAtStrideZero) {
 }
 
 TEST(Emitter, UnsupportedCopyIsAnErrorAtTheDslConstruct) {
-  Compiled c = compile(std::string(TILECRAFT_SOURCE_DIR) + "/codegen/tests/data/strided_column.tile");
+  Compiled c = compile(testData("strided_column.tile"));
   EXPECT_EQ(c.status, 1);
   EXPECT_EQ(c.out, "");
   EXPECT_NE(c.err.find("strided_column.tile:11:13: error: the AscendC emitter does not support a copy whose innermost "
